@@ -1,0 +1,3 @@
+from etg.cli import main
+
+main()

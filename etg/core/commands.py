@@ -1,0 +1,150 @@
+"""Commands: everything that can happen to a table, as values.
+
+Players, the dealer, the supervisor, the attendant and the clock all act by
+sending one of these to :func:`etg.core.engine.apply`. Randomness enters only
+inside :class:`Shuffle`, as a recorded draw; time only as :class:`CloseBets`
+or :class:`CloseDecisions` sent when a countdown ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from etg.core.paytable import Decision
+from etg.core.shoe import ShoeDraw
+
+
+class ShuffleReason(Enum):
+    NEW_SHOE = "new_shoe"  # the table's first shoe (MD Ch. 5 A(1))
+    CUT_CARD = "cut_card"  # the cut card came out last round (MD Ch. 5 H)
+    SUPERVISOR = "supervisor"  # ordered between rounds (MD Ch. 5 A(3), H)
+
+
+class BetKind(Enum):
+    """Wagers a player places while betting is open (MD Ch. 7 F(1)-(2))."""
+
+    INITIAL = "initial"
+    TIE = "tie"
+
+
+class Actor(Enum):
+    """Who sent a command; recorded with it so the ledger says who acted."""
+
+    PLAYER = "player"
+    DEALER = "dealer"
+    SUPERVISOR = "supervisor"
+    ATTENDANT = "attendant"
+    TIMER = "timer"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    draw: ShoeDraw
+    reason: ShuffleReason
+
+
+@dataclass(frozen=True, slots=True)
+class OpenBets:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceWager:
+    """Add ``amount`` cents to the seat's ``kind`` wager on ``spot``."""
+
+    seat: int
+    spot: int
+    kind: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClearWagers:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatWagers:
+    """Place again what the seat wagered last round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleWagers:
+    """Double every wager the seat has placed this round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBets:
+    """No more bets: the dealer's CLOSE or the end of the betting countdown."""
+
+    actor: Actor = Actor.DEALER
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """War or Surrender on a tied spot, with an optional War-deal Tie Wager (MD Ch. 7 F(2))."""
+
+    seat: int
+    spot: int
+    decision: Decision
+    war_tie: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CloseDecisions:
+    """Decision time is over (countdown or dealer): the default decision applies."""
+
+    actor: Actor = Actor.TIMER
+
+
+@dataclass(frozen=True, slots=True)
+class WarDeal:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    """Supervisor's void of the round in progress (MD Ch. 11): every wager returned."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CashIn:
+    """Attendant adds credits to a seat."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut:
+    """Attendant pays out a seat's credits (cancelled credits)."""
+
+    seat: int
+
+
+Command = (
+    Shuffle | OpenBets | PlaceWager | ClearWagers | RepeatWagers | DoubleWagers | CloseBets
+    | Deal | Settle | Decide | CloseDecisions | WarDeal | Void | NextRound | CashIn | CashOut
+)

@@ -1,0 +1,140 @@
+"""Events: what a command did, in the order it happened.
+
+The controller commits them, then hands them to whoever listens (the screen,
+the meters). Burned cards are recorded for the ledger but marked face down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from etg.core.cards import Card
+from etg.core.commands import BetKind, ShuffleReason
+from etg.core.paytable import Decision
+from etg.core.settle import Payment
+
+
+class Target(Enum):
+    SPOT = "spot"
+    DEALER = "dealer"
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeShuffled:
+    shuffle_number: int
+    reason: ShuffleReason
+    cut_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetsOpened:
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class WagerPlaced:
+    seat: int
+    spot: int
+    kind: BetKind
+    amount: int  # added now
+    total: int  # the wager after it
+    credits: int  # the seat's credits after it
+
+
+@dataclass(frozen=True, slots=True)
+class WagersCleared:
+    seat: int
+    refunded: int
+    credits: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetsClosed:
+    round_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsBurned:
+    """Cards removed face down into the discard rack (MD Ch. 8 E(1), Ch. 9 H)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    target: Target
+    spot: int  # 0 for the dealer
+    card: Card
+    war: bool  # dealt in the War deal
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardOut:
+    """The cut card appeared: the round is completed, then the shoe reshuffled (MD Ch. 8 G)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionsOpened:
+    pending: tuple[tuple[int, int], ...]  # (seat, spot) pairs, in settlement order
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionMade:
+    seat: int
+    spot: int
+    decision: Decision
+    by_default: bool
+    war_tie: int
+    credits: int
+
+
+@dataclass(frozen=True, slots=True)
+class WagerSettled:
+    """One wager's result; ``capped`` is winnings withheld by the payout limit per hand."""
+
+    seat: int
+    spot: int
+    payment: Payment
+    paid: int  # credited to the seat: returned stake plus winnings after the cap
+    capped: int
+    credits: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundComplete:
+    round_number: int
+    net: tuple[int, ...]  # per seat, the round's gain (negative: loss)
+    shuffle_due: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    round_number: int
+    reason: str
+    refunds: tuple[int, ...]  # per seat, credited back
+
+
+@dataclass(frozen=True, slots=True)
+class TableCleared:
+    round_number: int  # the round that comes next
+
+
+@dataclass(frozen=True, slots=True)
+class CreditsIn:
+    seat: int
+    amount: int
+    credits: int
+
+
+@dataclass(frozen=True, slots=True)
+class CreditsOut:
+    seat: int
+    amount: int
+
+
+Event = (
+    ShoeShuffled | BetsOpened | WagerPlaced | WagersCleared | BetsClosed | CardsBurned | CardDealt
+    | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | RoundComplete | RoundVoided
+    | TableCleared | CreditsIn | CreditsOut
+)

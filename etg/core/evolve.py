@@ -1,0 +1,34 @@
+"""A faster ``dataclasses.replace`` for the engine's frozen, slotted state.
+
+The state machine builds a new state for every command; ``dataclasses.replace``
+goes through ``__init__`` and its frozen ``__setattr__`` guard for every
+field, which was half of an engine round's time. The classes evolved here have
+no ``__post_init__``, so copying the slots directly builds the same object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_NAMES: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``obj`` with ``changes`` applied."""
+    cls = type(obj)
+    known = _NAMES.get(cls)
+    if known is None:
+        ordered = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        known = _NAMES[cls] = (ordered, frozenset(ordered))
+    names, allowed = known
+    if not allowed.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - allowed)[0]!r}")
+    new = _new(cls)
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new

@@ -1,0 +1,41 @@
+"""Why a command is refused: a typed reason and a sentence a person can read."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Reason(Enum):
+    WRONG_PHASE = "wrong_phase"
+    BETTING_CLOSED = "betting_closed"  # MD Ch. 7 D
+    NO_SUCH_SEAT = "no_such_seat"
+    NO_SUCH_SPOT = "no_such_spot"
+    NOT_YOUR_SPOT = "not_your_spot"  # per-seat layout: a seat plays its own spot
+    NOT_A_MULTIPLE_OF_UNIT = "not_a_multiple_of_unit"
+    NOT_POSITIVE = "not_positive"
+    UNDER_MINIMUM = "under_minimum"
+    OVER_MAXIMUM = "over_maximum"
+    INSUFFICIENT_CREDITS = "insufficient_credits"
+    SPOT_LIMIT = "spot_limit"  # MD Ch. 7 E
+    TIE_WITHOUT_INITIAL = "tie_without_initial"  # MD Ch. 7 F(2)
+    NOTHING_TO_CLEAR = "nothing_to_clear"
+    NOTHING_TO_REPEAT = "nothing_to_repeat"
+    NOTHING_TO_DOUBLE = "nothing_to_double"
+    ALREADY_WAGERED = "already_wagered"
+    NO_WAGERS = "no_wagers"
+    SEAT_NOT_TIED = "seat_not_tied"
+    ALREADY_DECIDED = "already_decided"
+    WAR_TIE_NOT_OFFERED = "war_tie_not_offered"
+    SHUFFLE_DUE = "shuffle_due"
+    INVALID_DRAW = "invalid_draw"
+    ROUND_IN_PROGRESS = "round_in_progress"
+    NO_CREDITS = "no_credits"
+
+
+class Refused(ValueError):
+    """A command that the table cannot accept now; the state is unchanged."""
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message

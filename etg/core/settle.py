@@ -1,0 +1,147 @@
+"""Settlement of Casino War wagers: pure functions shared by the round and the math.
+
+Each function returns :class:`Payment` records, one per wager, in the
+jurisdiction's own terms. The round engine applies them to credits; the exact
+math multiplies them by probabilities. Neither re-states a payout rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from etg.core.cards import Card
+from etg.core.paytable import Payouts, WarForm
+
+
+class Outcome(Enum):
+    """A spot's card against the dealer's (MD Ch. 9 B, I)."""
+
+    LOWER = "lower"
+    HIGHER = "higher"
+    TIE = "tie"
+
+
+def compare(spot: Card, dealer: Card) -> Outcome:
+    """Rank against rank; suits are equal (MD Ch. 6 B)."""
+    if spot.rank < dealer.rank:
+        return Outcome.LOWER
+    if spot.rank > dealer.rank:
+        return Outcome.HIGHER
+    return Outcome.TIE
+
+
+class WagerKind(Enum):
+    INITIAL = "initial"
+    TIE = "tie"  # on the original deal (MD Ch. 7 F(2))
+    WAR = "war"
+    WAR_TIE = "war_tie"  # Tie Wager placed with the War Wager, on the War deal (MD Ch. 7 F(2))
+
+
+class Result(Enum):
+    LOST = "lost"
+    WON = "won"
+    PUSHED = "pushed"  # returned without winnings
+    SURRENDERED = "surrendered"  # half returned (MD Ch. 9 E(1))
+    FORFEITED = "forfeited"  # Initial Wager collected on going to War (PA 2011 § 651a.9(e))
+    VOIDED = "voided"  # returned by a void (MD Ch. 11)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What became of one wager: ``returned`` of the ``stake`` plus ``win`` from the house."""
+
+    kind: WagerKind
+    result: Result
+    stake: int
+    returned: int = 0
+    win: int = 0
+
+    @property
+    def net(self) -> int:
+        """The player's gain (negative: loss) on this wager."""
+        return self.returned + self.win - self.stake
+
+
+def lost(kind: WagerKind, stake: int) -> Payment:
+    return Payment(kind, Result.LOST, stake)
+
+
+def won(kind: WagerKind, stake: int, win: int) -> Payment:
+    return Payment(kind, Result.WON, stake, stake, win)
+
+
+def pushed(kind: WagerKind, stake: int) -> Payment:
+    return Payment(kind, Result.PUSHED, stake, stake)
+
+
+def settle_original(payouts: Payouts, outcome: Outcome, initial: int, tie: int) -> list[Payment]:
+    """Initial and Tie Wagers on the original deal (MD Ch. 9 B; Ch. 10 A(1)-(2)).
+
+    On a tie hand the Initial Wager awaits the player's decision and is not in the result.
+    """
+    out: list[Payment] = []
+    if outcome is Outcome.LOWER:
+        out.append(lost(WagerKind.INITIAL, initial))  # MD Ch. 9 B(1)
+    elif outcome is Outcome.HIGHER:
+        out.append(won(WagerKind.INITIAL, initial, payouts.initial.win(initial)))  # MD Ch. 9 B(2)
+    if tie:
+        if outcome is Outcome.TIE:
+            out.append(won(WagerKind.TIE, tie, payouts.tie.win(tie)))  # MD Ch. 9 B(3)
+        else:
+            out.append(lost(WagerKind.TIE, tie))
+    return out
+
+
+def settle_surrender(initial: int) -> Payment:
+    """Half the Initial Wager collected, half returned.
+
+    MD Ch. 9 E(1); 58 Pa. Code § 651a.9(c)(1).
+    """
+    return Payment(WagerKind.INITIAL, Result.SURRENDERED, initial, initial // 2)
+
+
+def settle_going_to_war(form: WarForm, initial: int) -> list[Payment]:
+    """What happens to the Initial Wager when the War Wager is placed.
+
+    Only the PA 2011 form collects it now (PA 2011 proposal § 651a.9(c)(2), (e)).
+    """
+    if form is WarForm.INITIAL_FORFEITED:
+        return [Payment(WagerKind.INITIAL, Result.FORFEITED, initial)]
+    return []
+
+
+def settle_war(
+    form: WarForm, payouts: Payouts, outcome: Outcome, initial: int, war: int, war_tie: int
+) -> list[Payment]:
+    """Initial, War and War-deal Tie Wagers after the War deal."""
+    out: list[Payment] = []
+    if form is WarForm.INITIAL_PUSHED:
+        # MD Ch. 9 I(1)-(3), Ch. 10 A(3)-(4); 58 Pa. Code § 651a.9(g), § 651a.10(3)
+        if outcome is Outcome.LOWER:
+            out += [lost(WagerKind.INITIAL, initial), lost(WagerKind.WAR, war)]
+        else:
+            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
+            out += [pushed(WagerKind.INITIAL, initial), won(WagerKind.WAR, war, odds.win(war))]
+    elif form is WarForm.INITIAL_FORFEITED:
+        # PA 2011 proposal § 651a.9(g), § 651a.10(3): the Initial Wager went on going to War
+        if outcome is Outcome.LOWER:
+            out.append(lost(WagerKind.WAR, war))
+        else:
+            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
+            out.append(won(WagerKind.WAR, war, odds.win(war)))
+    else:
+        # S.D. 20:18:16:15.17(4)(d): the dealer matches the Initial Wager; the player
+        # wins the three wagers, and one more on a tie. Odds apply to Initial + War.
+        if outcome is Outcome.LOWER:
+            out += [lost(WagerKind.INITIAL, initial), lost(WagerKind.WAR, war)]
+        else:
+            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
+            out += [pushed(WagerKind.INITIAL, initial),
+                    won(WagerKind.WAR, war, odds.win(initial + war))]
+    if war_tie:
+        if outcome is Outcome.TIE:
+            out.append(won(WagerKind.WAR_TIE, war_tie, payouts.tie.win(war_tie)))
+        else:
+            out.append(lost(WagerKind.WAR_TIE, war_tie))
+    return out
