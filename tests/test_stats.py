@@ -1,0 +1,104 @@
+"""Running means and 99 % intervals on small hand-computed samples."""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from etg.math.stats import Z99, Estimate, RunningMean
+
+
+def test_z99_is_the_two_sided_99_percent_quantile() -> None:
+    assert NormalDist().inv_cdf(0.995) == pytest.approx(Z99, abs=1e-12)
+
+
+def test_mean_variance_and_interval_by_hand() -> None:
+    acc = RunningMean()
+    for x in (1, 2, 3, 4):
+        acc.add(x)
+    # mean 10/4; squares 30; variance (30 - 100/4) / 3 = 5/3
+    assert acc.count == 4
+    assert acc.mean == 2.5
+    assert acc.variance == pytest.approx(5 / 3, rel=1e-15)
+    est = acc.estimate()
+    half = Z99 * math.sqrt(5 / 3 / 4)
+    assert (est.mean, est.n) == (2.5, 4)
+    assert (est.low, est.high) == pytest.approx((2.5 - half, 2.5 + half))
+    assert est.half_width == pytest.approx(half)
+    assert est.contains(2.5 + half * 0.999)
+    assert not est.contains(2.5 + half * 1.001)
+
+
+def test_bernoulli_proportion_by_hand() -> None:
+    acc = RunningMean()
+    acc.add_many([True, False, False, True, True])
+    # p = 3/5; variance with n - 1: (3 - 9/5) / 4 = 0.3
+    assert acc.mean == pytest.approx(0.6)
+    assert acc.variance == pytest.approx(0.3)
+    est = acc.estimate()
+    assert est.low == pytest.approx(0.6 - Z99 * math.sqrt(0.3 / 5))
+    assert est.high == pytest.approx(0.6 + Z99 * math.sqrt(0.3 / 5))
+    assert est.n == 5
+
+
+def test_add_add_many_and_add_counts_agree() -> None:
+    samples = [-1.0, -1.0, 1.0, -0.5, 2.0, 1.0, -2.0, -1.0]
+    one, many, counted = RunningMean(), RunningMean(), RunningMean()
+    for x in samples:
+        one.add(x)
+    many.add_many(np.array(samples).reshape(2, 4))
+    counted.add_counts([-2.0, -1.0, -0.5, 1.0, 2.0], [1, 3, 1, 2, 1])
+    for acc in (many, counted):
+        assert acc.count == one.count == 8
+        assert acc.total == pytest.approx(one.total)
+        assert acc.total_sq == pytest.approx(one.total_sq)
+        assert acc.estimate() == one.estimate()
+    # mean -1.5/8; squares 13.25; variance (13.25 - 2.25/8) / 7
+    assert one.mean == pytest.approx(-0.1875)
+    assert one.variance == pytest.approx((13.25 - 2.25 / 8) / 7)
+
+
+def test_add_counts_rejects_mismatched_lengths() -> None:
+    with pytest.raises(ValueError):
+        RunningMean().add_counts([1.0, 2.0], [3])
+
+
+def test_constant_samples_give_a_zero_width_interval() -> None:
+    acc = RunningMean()
+    acc.add_many(np.zeros(10))
+    est = acc.estimate()
+    assert (est.mean, est.low, est.high, est.n) == (0.0, 0.0, 0.0, 10)
+    assert est.contains(0.0)
+    assert not est.contains(1e-12)
+
+
+def test_too_few_samples_give_an_unbounded_interval() -> None:
+    empty = RunningMean().estimate()
+    assert math.isnan(empty.mean)
+    assert empty.n == 0
+    assert empty.contains(123.0)
+    acc = RunningMean()
+    acc.add(3.0)
+    one = acc.estimate()
+    assert one.mean == 3.0
+    assert (one.low, one.high) == (-math.inf, math.inf)
+    assert math.isnan(acc.variance)
+
+
+def test_custom_z() -> None:
+    acc = RunningMean()
+    acc.add_many([0.0, 2.0])
+    # mean 1, variance 2, standard error 1
+    est = acc.estimate(z=1.0)
+    assert (est.low, est.high) == pytest.approx((0.0, 2.0))
+
+
+def test_estimate_bounds_are_inclusive() -> None:
+    est = Estimate(mean=1.0, low=0.5, high=1.5, n=10)
+    assert est.half_width == 0.5
+    assert est.contains(0.5)
+    assert est.contains(1.5)
+    assert not est.contains(0.49)
