@@ -172,6 +172,8 @@ _MAX_SEATS: dict[Jurisdiction, int] = {
     Jurisdiction.MARYLAND: 9,  # MD Ch. 2 A
     Jurisdiction.PENNSYLVANIA: 9,  # 58 Pa. Code § 651a.2(a)
     Jurisdiction.PENNSYLVANIA_2011: 7,  # PA 2011 proposal § 651a.2(a)
+    # S.D. 20:18:16:15.17 sets no number of positions; nine is the most any of the
+    # other rules allows and what a Casino War layout offers.
     Jurisdiction.SOUTH_DAKOTA: 9,
 }
 _WAR_FORM: dict[Jurisdiction, WarForm] = {
@@ -204,8 +206,9 @@ def rule_violations(p: Paytable) -> list[Violation]:
         out.append(Violation(path, message))
 
     j = p.jurisdiction
-    if not p.id.strip():
-        bad(("id",), "must not be empty")
+    for name in ("id", "name"):
+        if not getattr(p, name).strip():
+            bad((name,), "must not be empty")
     if p.shoe.decks not in _DECKS[j]:
         bad(("shoe", "decks"), f"{j.value} allows {_or(_DECKS[j])} decks, not {p.shoe.decks}")
     if not 0.25 <= p.shoe.penetration_min <= 0.9:
@@ -236,11 +239,16 @@ def rule_violations(p: Paytable) -> list[Violation]:
     if p.unit_cents <= 0 or p.unit_cents % 2:
         bad(("unit_cents",), f"must be a positive even number of cents so that half a wager "
                              f"is exact (MD Ch. 9 E(1)), not {p.unit_cents}")
+    unit_ok = p.unit_cents > 0 and not p.unit_cents % 2
     for name in ("initial", "tie"):
         limit: Limit = getattr(p.limits, name)
-        _check_limit(p, ("limits", name), limit, bad)
+        _check_limit(p, ("limits", name), limit, bad, unit_ok)
     if p.payout_limit_per_hand_cents <= 0:
         bad(("payout_limit_per_hand_cents",), "must be positive (MD Ch. 2 B(5)(b))")
+    elif unit_ok and p.payout_limit_per_hand_cents % p.unit_cents:
+        bad(("payout_limit_per_hand_cents",), f"must be a multiple of unit_cents "
+                                              f"({p.unit_cents}), not "
+                                              f"{p.payout_limit_per_hand_cents}")
     if p.war_form is not _WAR_FORM[j]:
         bad(("war_form",), f"{j.value} uses war_form {_WAR_FORM[j].value}, not {p.war_form.value}")
     for name, floor in zip(("initial", "tie", "war", "war_tie"), _MIN_ODDS[j], strict=True):
@@ -249,7 +257,7 @@ def rule_violations(p: Paytable) -> list[Violation]:
             bad(("payouts", name), f"odds must be positive, not {odds}")
         elif odds.pays * floor.to < floor.pays * odds.to:
             bad(("payouts", name), f"{j.value} pays at least {floor}, not {odds}")
-        elif (p.unit_cents * odds.pays) % odds.to:
+        elif unit_ok and (p.unit_cents * odds.pays) % odds.to:
             bad(("payouts", name), f"{odds} on a unit of {p.unit_cents} cents is not a whole cent")
     for name in ("betting_s", "decision_s"):
         seconds: int = getattr(p.timers, name)
@@ -263,16 +271,18 @@ def rule_violations(p: Paytable) -> list[Violation]:
     return out
 
 
-def _check_limit(p: Paytable, path: tuple[str, str], limit: Limit, bad: Any) -> None:
+def _check_limit(
+    p: Paytable, path: tuple[str, str], limit: Limit, bad: Any, unit_ok: bool
+) -> None:
     if limit.min_cents <= 0:
         bad((*path, "min_cents"), f"must be positive, not {limit.min_cents}")
-    elif limit.min_cents % p.unit_cents:
+    elif unit_ok and limit.min_cents % p.unit_cents:
         bad((*path, "min_cents"), f"must be a multiple of unit_cents ({p.unit_cents}), "
                                   f"not {limit.min_cents}")
     if limit.max_cents < limit.min_cents:
         bad((*path, "max_cents"), f"must be at least min_cents ({limit.min_cents}), "
                                   f"not {limit.max_cents}")
-    elif limit.max_cents % p.unit_cents:
+    elif unit_ok and limit.max_cents % p.unit_cents:
         bad((*path, "max_cents"), f"must be a multiple of unit_cents ({p.unit_cents}), "
                                   f"not {limit.max_cents}")
 

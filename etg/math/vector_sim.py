@@ -51,7 +51,7 @@ CLASS_COUNT = 9  # 3 original outcomes x 3 War outcomes
 
 
 @dataclass(frozen=True)
-class VectorSimResult:
+class SimResult:
     """Measured main-game figures with their 99 % intervals.
 
     ``tie_probability``, the edges of always-War / always-Surrender (per unit
@@ -97,7 +97,7 @@ def simulate_main_game(
     seed: int,
     chunk: int = 1_000_000,
     progress: Callable[[int], None] | None = None,
-) -> VectorSimResult:
+) -> SimResult:
     """Play ``rounds`` rounds of one spot; ``progress(done)`` is called after each chunk."""
     if rounds < 1:
         raise ValueError(f"rounds must be positive, not {rounds}")
@@ -129,7 +129,7 @@ def simulate_main_game(
         acc.add_counts(table[ties], counts[ties])
         return acc.estimate()
 
-    return VectorSimResult(
+    return SimResult(
         rounds=rounds,
         seconds=seconds,
         tie_probability=over_all(tables.tie),

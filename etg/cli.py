@@ -1,0 +1,250 @@
+"""The ``etg`` command line (SPEC §9): a thin layer over the library.
+
+Each command parses its options, calls one library function and prints the
+result; the rules, the math and the configuration checks live elsewhere.
+Exit codes: 0 success, 2 invalid input (a configuration file or an option).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
+from etg.config.problems import ConfigError
+
+INVALID = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="etg")
+def main() -> None:
+    """ETG: dealer-controlled electronic Casino War with the Bonus Spin Xtreme wheel."""
+
+
+# --- etg run --------------------------------------------------------------------------------
+
+@main.command()
+@click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Configuration directory with cabinet.yaml and paytables/ "
+                   "(default: the shipped config/).")
+@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Rounds to play before exiting.")
+@click.option("--seed", type=int, default=None,
+              help="Seed the bots' shoe (reproducible demo); default: the CSPRNG.")
+def run(config_dir: Path | None, rounds: int, seed: int | None) -> None:
+    """Run the table with the active paytable, bot players at the seats.
+
+    This release shows the table as text; the full-screen kiosk comes with the
+    kiosk release.
+    """
+    from etg.bots import RoundDriver, standard_bots
+    from etg.core.commands import Command
+    from etg.core.engine import Phase, TableState, apply, new_table
+    from etg.core.events import Event
+    from etg.core.rng import RandomSource, SeededSource, SystemSource
+    from etg.ui.text import describe, render_table
+
+    loaded = _active_paytable(config_dir)
+    source: RandomSource = SystemSource() if seed is None else SeededSource(seed)
+    state = new_table(loaded.paytable)
+    click.echo(f"ETG  ·  {loaded.paytable.name}  ·  {loaded.path.name} "
+               f"(sha256 {loaded.sha256[:12]})  ·  DEMO: bots at seats 1 and 2")
+
+    def show(before: TableState, command: Command) -> tuple[TableState, list[Event]]:
+        after, events = apply(before, command)
+        for event in events:
+            line = describe(event)
+            if line:
+                click.echo(f"  · {line}")
+        if after.phase in (Phase.DECISIONS, Phase.COMPLETE, Phase.VOIDED):
+            click.echo(render_table(after, demo=True) + "\n")
+        return after, events
+
+    driver = RoundDriver(standard_bots(loaded.paytable), source, show)
+    for _ in range(rounds):
+        state, _ = driver.play_round(state)
+
+
+# --- etg paytable ---------------------------------------------------------------------------
+
+@main.group()
+def paytable() -> None:
+    """Validate paytables and show their exact figures."""
+
+
+@paytable.command("check")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
+def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
+    """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid."""
+    from etg.math.exact import check_json, figure_rows, main_game_figures
+
+    valid: list[dict[str, Any]] = []
+    invalid: list[dict[str, Any]] = []
+    console = Console()
+    for path in files:
+        try:
+            loaded = load_paytable(path)
+        except ConfigError as error:
+            invalid.append({"file": str(path), "errors": [str(p) for p in error.problems]})
+            if not as_json:
+                click.echo(str(error), err=True)
+            continue
+        valid.append(check_json(loaded.paytable, str(path)))
+        if not as_json:
+            table = Table(title=f"{path}  ·  {loaded.paytable.id}  ·  {loaded.paytable.name}")
+            for column in ("figure", "exact", "percent"):
+                table.add_column(column, justify="left" if column == "figure" else "right")
+            for row in figure_rows(main_game_figures(loaded.paytable)):
+                table.add_row(*row)
+            console.print(table)
+            console.print(f"sha256 {loaded.sha256}")
+    if as_json:
+        out: dict[str, Any] = {"paytables": valid}
+        if invalid:
+            out["invalid"] = invalid
+        click.echo(json.dumps(out, indent=2))
+    if invalid:
+        sys.exit(INVALID)
+
+
+# --- etg sim --------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--rounds", type=click.IntRange(min=1), required=True, help="Rounds to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
+@click.option("--mode", type=click.Choice(["engine", "vector"]), default="engine",
+              show_default=True,
+              help="engine: bot seats through the real state machine; "
+                   "vector: NumPy model of the main game.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
+    """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
+    from etg.math.engine_sim import compare, simulate_engine
+    from etg.math.exact import check_json
+    from etg.math.vector_sim import simulate_main_game
+
+    loaded = _load_or_exit(file)
+    exact = _exact_figures(check_json(loaded.paytable, str(file)))
+    simulate = simulate_engine if mode == "engine" else simulate_main_game
+    if as_json or not sys.stderr.isatty():
+        result = simulate(loaded.paytable, rounds, seed)
+    else:
+        columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),
+                   TimeRemainingColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task(f"{mode} sim", total=rounds)
+            result = simulate(loaded.paytable, rounds, seed,
+                              progress=lambda done: bar.update(task, completed=done))
+    rows = compare(result, exact)
+    if as_json:
+        click.echo(json.dumps({
+            "file": str(file), "id": loaded.paytable.id, "mode": mode, "rounds": rounds,
+            "seed": seed, "seconds": round(result.seconds, 3),
+            "figures": {name: {"exact": value, "measured": e.mean, "low": e.low, "high": e.high,
+                               "within_99": ok} for name, value, e, ok in rows},
+        }, indent=2))
+        return
+    table = Table(title=f"{file}  ·  {mode} mode  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
+                        f"{result.seconds:.1f} s")
+    for column in ("figure", "exact", "measured", "99 % interval", ""):
+        table.add_column(column, justify="left" if column == "figure" else "right")
+    for name, value, e, ok in rows:
+        table.add_row(name, f"{value:.6f}", f"{e.mean:.6f}", f"{e.low:.6f} … {e.high:.6f}",
+                      "✓" if ok else "outside")
+    Console().print(table)
+
+
+def _exact_figures(check: dict[str, Any]) -> dict[str, float | None]:
+    wagers = check["wagers"]
+    exact = check["exact"]
+    return {
+        "tie_probability": wagers["tie_probability"],
+        "war_tie_probability": wagers["war_tie_probability"],
+        "house_edge_war": wagers["initial"]["house_edge_war"],
+        "house_edge_surrender": wagers["initial"]["house_edge_surrender"],
+        "tie_house_edge": wagers["tie"]["house_edge"],
+        "war_tie_wager_house_edge": _float(exact.get("war_tie_wager_house_edge")),
+    }
+
+
+def _float(fraction: str | None) -> float | None:
+    if fraction is None:
+        return None
+    numerator, _, denominator = fraction.partition("/")
+    return int(numerator) / int(denominator or 1)
+
+
+# --- etg bench ------------------------------------------------------------------------------
+
+BENCH_KEYS: dict[str, Any] = {
+    "frame_ms": {"p50": None, "p99": None},
+    "commit_ms": {"p50": None, "p99": None},
+    "commit_rate_ratio": None,
+    "parsheet_s": None,
+    "sim_rounds_per_s": None,
+    "engine_rounds_per_s": None,
+    "cold_start_s": None,
+}
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (SPEC §11 keys).")
+def bench(as_json: bool) -> None:
+    """Measure the performance figures of SPEC §11 (null: not measurable yet)."""
+    folder = Path(__file__).resolve().parent.parent / "benchmarks"
+    modules = sorted(folder.glob("bench_*.py"))
+    if not modules:
+        raise click.ClickException(f"no benchmarks in {folder}: run from a source checkout")
+    figures = json.loads(json.dumps(BENCH_KEYS))
+    for path in modules:
+        figures.update(_load_module(path).measure(default_config_dir()))
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    table = Table(title="etg bench")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in figures.items():
+        table.add_row(key, "—" if value is None else json.dumps(value))
+    Console().print(table)
+
+
+def _load_module(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"etg_bench_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+def _load_or_exit(path: Path) -> LoadedPaytable:
+    try:
+        return load_paytable(path)
+    except ConfigError as error:
+        click.echo(str(error), err=True)
+        sys.exit(INVALID)
+
+
+def _active_paytable(config_dir: Path | None) -> LoadedPaytable:
+    cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
+    try:
+        cabinet = load_cabinet(cabinet_file)
+    except ConfigError as error:
+        click.echo(str(error), err=True)
+        sys.exit(INVALID)
+    return _load_or_exit(cabinet.paytable_path(cabinet_file))

@@ -1,0 +1,1 @@
+"""What players, dealers and operators see. Draws state and sends commands; holds no rules."""

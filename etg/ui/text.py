@@ -1,0 +1,95 @@
+"""A plain-text view of the table, for terminals and logs until the kiosk takes over.
+
+It only reads the state and the events; every word of judgement (who won,
+what was paid) comes from the engine's events.
+"""
+
+from __future__ import annotations
+
+from etg.core.engine import Phase, TableState
+from etg.core.events import (
+    BetsClosed,
+    BetsOpened,
+    CardsBurned,
+    CutCardOut,
+    DecisionMade,
+    Event,
+    RoundComplete,
+    RoundVoided,
+    ShoeShuffled,
+    WagerSettled,
+)
+
+STATUS = {
+    Phase.IDLE: "WAITING FOR THE DEALER",
+    Phase.BETTING: "PLACE YOUR BETS",
+    Phase.BETS_CLOSED: "NO MORE BETS",
+    Phase.DEALT: "CARDS DEALT",
+    Phase.DECISIONS: "TIE! WAR OR SURRENDER?",
+    Phase.WAR_PENDING: "WAR",
+    Phase.WAR_DEALT: "WAR",
+    Phase.COMPLETE: "ROUND COMPLETE",
+    Phase.VOIDED: "ROUND VOID",
+}
+
+
+def money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def render_table(state: TableState, demo: bool = False) -> str:
+    """The table as a few lines of text: status, shoe, dealer, spots, seats."""
+    p = state.paytable
+    r = state.round
+    lines = [f"{'DEMO  ' if demo else ''}{p.name}  ·  round {r.number}  ·  {STATUS[state.phase]}"]
+    if state.shoe is not None:
+        cut = "  · cut card out" if state.shoe.cut_card_out else ""
+        lines.append(f"shoe {state.shoe.shuffle_number}: {state.shoe.remaining} cards left{cut}")
+    dealer = str(r.dealer_card) if r.dealer_card else "--"
+    war = f"   War: {r.dealer_war_card}" if r.dealer_war_card else ""
+    lines.append(f"dealer  {dealer}{war}")
+    spots = []
+    for spot in range(1, p.spot_count + 1):
+        card = r.spot_cards[spot - 1]
+        war_card = r.war_cards[spot - 1]
+        text = f"{spot}:{card if card else '--'}"
+        spots.append(text + (f"/{war_card}" if war_card else ""))
+    lines.append("spots   " + "  ".join(spots))
+    for seat in range(1, p.seats + 1):
+        row = r.placed[seat - 1] if state.phase is not Phase.BETTING else r.wagers[seat - 1]
+        bets = [f"spot {spot} {money(w.initial)}" + (f" +tie {money(w.tie)}" if w.tie else "")
+                for spot, w in enumerate(row, start=1) if w.initial]
+        if bets or state.credits[seat - 1]:
+            lines.append(f"seat {seat}  credits {money(state.credits[seat - 1]):>12}  "
+                         + ("; ".join(bets) if bets else "no wagers"))
+    return "\n".join(lines)
+
+
+def describe(event: Event) -> str | None:
+    """One line for the events a spectator would notice; None for the rest."""
+    if isinstance(event, ShoeShuffled):
+        return f"shoe shuffled ({event.reason.value})"
+    if isinstance(event, BetsOpened):
+        return "place your bets"
+    if isinstance(event, BetsClosed):
+        return "no more bets"
+    if isinstance(event, CardsBurned):
+        return f"{len(event.cards)} card{'s' if len(event.cards) > 1 else ''} burned"
+    if isinstance(event, CutCardOut):
+        return "cut card: last round of this shoe"
+    if isinstance(event, DecisionMade):
+        how = " (time up)" if event.by_default else ""
+        return f"seat {event.seat} spot {event.spot}: {event.decision.value}{how}"
+    if isinstance(event, WagerSettled):
+        p = event.payment
+        capped = f", {money(event.capped)} over the limit" if event.capped else ""
+        return (f"seat {event.seat} spot {event.spot} {p.kind.value} {money(p.stake)}: "
+                f"{p.result.value}, paid {money(event.paid)}{capped}")
+    if isinstance(event, RoundComplete):
+        nets = ", ".join(f"seat {i} {money(n)}" for i, n in enumerate(event.net, start=1) if n)
+        return f"round {event.round_number} complete" + (f": {nets}" if nets else "")
+    if isinstance(event, RoundVoided):
+        return f"round {event.round_number} void: {event.reason}"
+    return None

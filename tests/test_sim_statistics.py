@@ -1,0 +1,58 @@
+"""The engine-mode simulator agrees with the exact figures (SPEC §8, issue 2).
+
+Fixed seeds make these deterministic; each figure must fall inside its 99 %
+interval. A wrong payout or a biased shoe in the engine moves a figure out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from etg.config.loader import load_paytable
+from etg.math.engine_sim import compare, simulate_engine
+from etg.math.exact import main_game_figures
+from etg.math.vector_sim import simulate_main_game
+
+PAYTABLES = Path(__file__).resolve().parent.parent / "config" / "paytables"
+FIGURES = ("tie_probability", "war_tie_probability", "house_edge_war", "house_edge_surrender",
+           "tie_house_edge", "war_tie_wager_house_edge")
+
+
+def exact(path: Path) -> dict[str, float | None]:
+    figures = main_game_figures(load_paytable(path).paytable)
+    return {name: (None if getattr(figures, name) is None else float(getattr(figures, name)))
+            for name in FIGURES}
+
+
+@pytest.mark.slow
+def test_engine_sim_of_200000_rounds_agrees_with_the_exact_figures() -> None:
+    path = PAYTABLES / "maryland-community-5.yaml"
+    result = simulate_engine(load_paytable(path).paytable, 200_000, seed=2026)
+    rows = compare(result, exact(path))
+    assert [name for name, *_ in rows] == list(FIGURES)
+    outside = [(name, value, e) for name, value, e, ok in rows if not ok]
+    assert outside == []
+    assert result.house_edge_war.half_width < 0.005  # the run is long enough to mean something
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pennsylvania-2011.yaml", "south-dakota.yaml"])
+def test_engine_sim_of_other_war_forms_agrees(name: str) -> None:
+    path = PAYTABLES / name
+    result = simulate_engine(load_paytable(path).paytable, 40_000, seed=7)
+    assert [n for n, _, _, ok in compare(result, exact(path)) if not ok] == []
+
+
+@pytest.mark.slow
+def test_engine_and_vector_simulators_measure_the_same_game() -> None:
+    # SPEC §8: the fast model is known to model the real game because the two agree.
+    paytable = load_paytable(PAYTABLES / "maryland-community-7.yaml").paytable
+    engine = simulate_engine(paytable, 60_000, seed=3)
+    vector = simulate_main_game(paytable, 2_000_000, seed=3)
+    for name in FIGURES:
+        a, b = getattr(engine, name), getattr(vector, name)
+        # two independent estimates of one value: their difference within 99 % of its spread
+        spread = (a.half_width ** 2 + b.half_width ** 2) ** 0.5
+        assert abs(a.mean - b.mean) <= spread, name
