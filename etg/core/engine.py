@@ -328,41 +328,64 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, list[Event]]:
 def _deal(s: TableState, c: Deal) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.BETS_CLOSED, "the original deal follows No More Bets")
     assert s.shoe is not None
-    shoe = s.shoe
     events: list[Event] = []
-    if not shoe.burned:  # MD Ch. 8 E(1): the first card after a shuffle is burned
-        shoe, _ = _burn(shoe, 1, events)
-        shoe = evolve(shoe, burned=True)
+    dealer = _Dealer(s.shoe, events)
+    if not s.shoe.burned:  # MD Ch. 8 E(1): the first card after a shuffle is burned
+        dealer.burn(1)
     r = s.round
-    dealt_to = _spots_in_play(s)
     cards: list[Card | None] = [None] * len(r.spot_cards)
-    for spot in dealt_to:  # MD Ch. 8 F(1): from the dealer's left, spot 1 upward
-        card, shoe = _deal_card(shoe, events)
-        cards[spot - 1] = card
-        events.append(CardDealt(Target.SPOT, spot, card, war=False))
-    dealer, shoe = _deal_card(shoe, events)  # MD Ch. 8 F(2)
-    events.append(CardDealt(Target.DEALER, 0, dealer, war=False))
-    r = evolve(r, spot_cards=tuple(cards), dealer_card=dealer)
-    return evolve(s, phase=Phase.DEALT, shoe=shoe, round=r), events
+    for spot in _spots_in_play(s):  # MD Ch. 8 F(1): from the dealer's left, spot 1 upward
+        cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=False)
+    dealer_card = dealer.deal(Target.DEALER, 0, war=False)  # MD Ch. 8 F(2)
+    r = evolve(r, spot_cards=tuple(cards), dealer_card=dealer_card)
+    return evolve(s, phase=Phase.DEALT, shoe=dealer.shoe(burned=True), round=r), events
 
 
 def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.WAR_PENDING, "the War deal follows the War Wagers")
     assert s.shoe is not None
     events: list[Event] = []
-    shoe, _ = _burn(s.shoe, 3, events)  # MD Ch. 9 H: three cards burned face down
+    dealer = _Dealer(s.shoe, events)
+    dealer.burn(3)  # MD Ch. 9 H: three cards burned face down
     r = s.round
     war_cards: list[Card | None] = [None] * len(r.spot_cards)
     for spot in range(1, len(r.spot_cards) + 1):
         # MD Ch. 9 H: a War card to each spot with a War Wager; none where all surrendered
         if any(row[spot - 1].decision is Decision.WAR for row in r.wagers):
-            card, shoe = _deal_card(shoe, events)
-            war_cards[spot - 1] = card
-            events.append(CardDealt(Target.SPOT, spot, card, war=True))
-    dealer, shoe = _deal_card(shoe, events)
-    events.append(CardDealt(Target.DEALER, 0, dealer, war=True))
-    r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer)
-    return evolve(s, phase=Phase.WAR_DEALT, shoe=shoe, round=r), events
+            war_cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=True)
+    dealer_card = dealer.deal(Target.DEALER, 0, war=True)
+    r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer_card)
+    return evolve(s, phase=Phase.WAR_DEALT, shoe=dealer.shoe(), round=r), events
+
+
+class _Dealer:
+    """Deals from the shoe within one command, recording each card as an event.
+
+    The cut card comes out before the card it stands in front of (MD Ch. 8 G).
+    """
+
+    def __init__(self, shoe: ShoeState, events: list[Event]) -> None:
+        self._shoe = shoe
+        self._position = shoe.position
+        self._events = events
+
+    def _next(self) -> Card:
+        if self._position == self._shoe.draw.cut_index:
+            self._events.append(CutCardOut())
+        card = self._shoe.card_at(self._position)
+        self._position += 1
+        return card
+
+    def burn(self, count: int) -> None:
+        self._events.append(CardsBurned(tuple(self._next() for _ in range(count))))
+
+    def deal(self, target: Target, spot: int, war: bool) -> Card:
+        card = self._next()
+        self._events.append(CardDealt(target, spot, card, war))
+        return card
+
+    def shoe(self, **changes: Any) -> ShoeState:
+        return evolve(self._shoe, position=self._position, **changes)
 
 
 # --- settlement (MD Ch. 9 B, E, I; Ch. 10 A) ------------------------------------------------
@@ -380,15 +403,17 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
     r = s.round
     assert r.dealer_card is not None
     events: list[Event] = []
+    cashier = _Cashier(s, events)
     for seat, spot, w in _settlement_order(r.wagers):
         card = r.spot_cards[spot - 1]
         assert card is not None
         outcome = compare(card, r.dealer_card)
-        s = _pay(s, seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie), events)
-    pending = evolve(s, phase=Phase.DECISIONS).pending_decisions()
+        cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
+    s = cashier.state(phase=Phase.DECISIONS)
+    pending = s.pending_decisions()
     if pending:
         events.append(DecisionsOpened(pending))
-        return evolve(s, phase=Phase.DECISIONS), events
+        return s, events
     return _complete(s, events)
 
 
@@ -415,37 +440,41 @@ def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
     if c.decision is Decision.WAR:
         _need_credits(s, c.seat, w.initial + c.war_tie)
     events: list[Event] = []
-    s = _make_decision(s, c.seat, c.spot, c.decision, c.war_tie, False, events)
-    return _after_decision(s, events)
+    cashier = _Cashier(s, events)
+    _make_decision(cashier, c.seat, c.spot, c.decision, c.war_tie, False)
+    return _after_decision(cashier.state(), events)
 
 
 def _close_decisions(s: TableState, c: CloseDecisions) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.DECISIONS, "there are no decisions to close")
     events: list[Event] = []
+    cashier = _Cashier(s, events)
     default = s.paytable.default_decision
     for seat, spot in s.pending_decisions():
-        initial = s.round.wagers[seat - 1][spot - 1].initial
+        initial = cashier.wager(seat, spot).initial
         # A seat that cannot cover the War Wager surrenders (SPEC §2 step 5).
-        decision = default if s.credits[seat - 1] >= initial else Decision.SURRENDER
-        s = _make_decision(s, seat, spot, decision, 0, True, events)
-    return _after_decision(s, events)
+        can_cover = cashier.credits[seat - 1] >= initial
+        decision = default if can_cover else Decision.SURRENDER
+        _make_decision(cashier, seat, spot, decision, 0, True)
+    return _after_decision(cashier.state(), events)
 
 
 def _make_decision(
-    s: TableState, seat: int, spot: int, decision: Decision, war_tie: int, by_default: bool,
-    events: list[Event],
-) -> TableState:
-    w = s.round.wagers[seat - 1][spot - 1]
+    cashier: _Cashier, seat: int, spot: int, decision: Decision, war_tie: int, by_default: bool
+) -> None:
+    w = cashier.wager(seat, spot)
     if decision is Decision.SURRENDER:
-        s = _set_wager(s, seat, spot, evolve(w, decision=decision))
-        events.append(DecisionMade(seat, spot, decision, by_default, 0, s.credits[seat - 1]))
-        return _pay(s, seat, spot, [settle_surrender(w.initial)], events)
+        cashier.wagers[seat - 1][spot - 1] = evolve(w, decision=decision)
+        cashier.events.append(DecisionMade(seat, spot, decision, by_default, 0,
+                                           cashier.credits[seat - 1]))
+        cashier.pay(seat, spot, [settle_surrender(w.initial)])
+        return
     # MD Ch. 9 E(2): a War Wager equal to the Initial Wager
-    added = w.initial + war_tie
-    s = _stake(s, seat, added, _set(s.round.wagers, seat, spot,
-                                    evolve(w, war=w.initial, war_tie=war_tie, decision=decision)))
-    events.append(DecisionMade(seat, spot, decision, by_default, war_tie, s.credits[seat - 1]))
-    return _pay(s, seat, spot, settle_going_to_war(s.paytable.war_form, w.initial), events)
+    cashier.stake(seat, spot, w.initial + war_tie,
+                  evolve(w, war=w.initial, war_tie=war_tie, decision=decision))
+    cashier.events.append(DecisionMade(seat, spot, decision, by_default, war_tie,
+                                       cashier.credits[seat - 1]))
+    cashier.pay(seat, spot, settle_going_to_war(cashier.s.paytable.war_form, w.initial))
 
 
 def _after_decision(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
@@ -461,44 +490,72 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
     r = s.round
     assert r.dealer_war_card is not None
     events: list[Event] = []
+    cashier = _Cashier(s, events)
     for seat, spot, w in _settlement_order(r.wagers):
         if w.decision is not Decision.WAR:
             continue
         card = r.war_cards[spot - 1]
         assert card is not None
         outcome = compare(card, r.dealer_war_card)
-        payments = settle_war(p.war_form, p.payouts, outcome, w.initial, w.war, w.war_tie)
-        s = _pay(s, seat, spot, payments, events)
-    return _complete(s, events)
+        cashier.pay(seat, spot, settle_war(p.war_form, p.payouts, outcome, w.initial, w.war,
+                                           w.war_tie))
+    return _complete(cashier.state(), events)
 
 
-def _pay(
-    s: TableState, seat: int, spot: int, payments: list[Payment], events: list[Event]
-) -> TableState:
-    """Move each settled wager off the layout to the seat or the house.
+class _Cashier:
+    """Moves settled wagers off the layout to the seats or the house, within one command.
 
-    Winnings above the payout limit per hand (MD Ch. 2 B(5)(b)) stay with the
-    house and are recorded as ``capped``.
+    It accumulates in local lists and builds the new state once, however many
+    wagers a deal settles. Winnings above the payout limit per hand
+    (MD Ch. 2 B(5)(b)) stay with the house and are recorded as ``capped``.
     """
-    r = s.round
-    limit = s.paytable.payout_limit_per_hand_cents
-    i = seat - 1
-    credits, house, won, returned = s.credits[i], s.house, r.won[i], r.returned[i]
-    w = r.wagers[i][spot - 1]
-    results: list[WagerSettled] = []
-    for payment in payments:
-        win = min(payment.win, max(0, limit - won))
-        paid = payment.returned + win
-        credits += paid
-        returned += paid
-        won += win
-        house += payment.stake - paid
-        results.append(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
-    w = evolve(w, **{payment.kind.value: 0 for payment in payments})
-    events.extend(results)
-    r = evolve(r, wagers=_set(r.wagers, seat, spot, w), won=_put(r.won, seat, won),
-                returned=_put(r.returned, seat, returned), results=r.results + tuple(results))
-    return evolve(s, credits=_put(s.credits, seat, credits), house=house, round=r)
+
+    def __init__(self, s: TableState, events: list[Event]) -> None:
+        r = s.round
+        self.s = s
+        self.events = events
+        self.limit = s.paytable.payout_limit_per_hand_cents
+        self.credits = list(s.credits)
+        self.house = s.house
+        self.staked = list(r.staked)
+        self.returned = list(r.returned)
+        self.won = list(r.won)
+        self.wagers = [list(row) for row in r.wagers]
+        self.results: list[WagerSettled] = []
+
+    def wager(self, seat: int, spot: int) -> SpotWagers:
+        return self.wagers[seat - 1][spot - 1]
+
+    def stake(self, seat: int, spot: int, amount: int, wagers: SpotWagers) -> None:
+        """Take ``amount`` from the seat's credits onto the layout as ``wagers``."""
+        self.credits[seat - 1] -= amount
+        self.staked[seat - 1] += amount
+        self.wagers[seat - 1][spot - 1] = wagers
+
+    def pay(self, seat: int, spot: int, payments: list[Payment]) -> None:
+        if not payments:
+            return
+        i = seat - 1
+        for payment in payments:
+            win = min(payment.win, max(0, self.limit - self.won[i]))
+            paid = payment.returned + win
+            self.credits[i] += paid
+            self.returned[i] += paid
+            self.won[i] += win
+            self.house += payment.stake - paid
+            settled = WagerSettled(seat, spot, payment, paid, payment.win - win, self.credits[i])
+            self.results.append(settled)
+            self.events.append(settled)
+        # WagerKind values name the SpotWagers fields they settle
+        self.wagers[i][spot - 1] = evolve(self.wagers[i][spot - 1],
+                                          **{payment.kind.value: 0 for payment in payments})
+
+    def state(self, **changes: Any) -> TableState:
+        r = self.s.round
+        r = evolve(r, wagers=tuple(tuple(row) for row in self.wagers), staked=tuple(self.staked),
+                   returned=tuple(self.returned), won=tuple(self.won),
+                   results=r.results + tuple(self.results))
+        return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r, **changes)
 
 
 def _complete(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
@@ -567,30 +624,10 @@ def _is_tie(r: Round, spot: int) -> bool:
         compare(card, r.dealer_card) is Outcome.TIE)
 
 
-def _deal_card(shoe: ShoeState, events: list[Event]) -> tuple[Card, ShoeState]:
-    card, after = shoe.deal()
-    if after.cut_card_out and not shoe.cut_card_out:
-        events.append(CutCardOut())
-    return card, after
-
-
-def _burn(shoe: ShoeState, count: int, events: list[Event]) -> tuple[ShoeState, tuple[Card, ...]]:
-    cards: list[Card] = []
-    for _ in range(count):
-        card, shoe = _deal_card(shoe, events)
-        cards.append(card)
-    events.append(CardsBurned(tuple(cards)))
-    return shoe, tuple(cards)
-
-
 def _stake(s: TableState, seat: int, amount: int, wagers: Grid) -> TableState:
     r = s.round
     return evolve(s, credits=_add(s.credits, seat, -amount),
                    round=evolve(r, wagers=wagers, staked=_add(r.staked, seat, amount)))
-
-
-def _set_wager(s: TableState, seat: int, spot: int, w: SpotWagers) -> TableState:
-    return evolve(s, round=evolve(s.round, wagers=_set(s.round.wagers, seat, spot, w)))
 
 
 def _set(grid: Grid, seat: int, spot: int, w: SpotWagers) -> Grid:

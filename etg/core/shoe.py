@@ -67,12 +67,15 @@ class ShoeState:
     def remaining(self) -> int:
         return len(self.draw.order) - self.position
 
-    def deal(self) -> tuple[Card, ShoeState]:
-        """The next card and the shoe after it; raises ShoeExhausted on an empty shoe."""
-        if self.position >= len(self.draw.order):
+    def card_at(self, position: int) -> Card:
+        """The card at ``position`` in the shuffled order; raises ShoeExhaustedError past it."""
+        if position >= len(self.draw.order):
             raise ShoeExhaustedError("the shoe is empty")
-        card = Card.from_index(self.draw.order[self.position] % CARDS_PER_DECK)
-        return card, evolve(self, position=self.position + 1)
+        return Card.from_index(self.draw.order[position] % CARDS_PER_DECK)
+
+    def deal(self) -> tuple[Card, ShoeState]:
+        """The next card and the shoe after it; raises ShoeExhaustedError on an empty shoe."""
+        return self.card_at(self.position), evolve(self, position=self.position + 1)
 
     def burn(self, count: int = 1) -> tuple[tuple[Card, ...], ShoeState]:
         """Remove ``count`` cards face down into the discard rack."""
