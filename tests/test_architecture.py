@@ -1,0 +1,44 @@
+"""The boundaries of SPEC §12, enforced: the core is pure, the UI holds no rules."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "etg"
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+def test_core_imports_only_the_standard_library_and_itself() -> None:
+    # No pygame, sqlite, pydantic, YAML, clock or I/O libraries in the rules.
+    allowed = set(sys.stdlib_module_names) - {"sqlite3", "time", "datetime", "os", "socket",
+                                               "io", "pathlib", "subprocess"}
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        for name in imports(path):
+            top = name.split(".")[0]
+            assert top in allowed or name.startswith("etg.core"), f"{path.name} imports {name}"
+            if top == "secrets":
+                assert path.name == "rng.py", "only the RNG source touches the CSPRNG"
+
+
+def test_ui_sends_commands_and_draws_state_but_never_settles() -> None:
+    forbidden = {"etg.core.settle", "etg.core.shoe", "etg.core.rng"}
+    for path in sorted((PACKAGE / "ui").rglob("*.py")):
+        assert not imports(path) & forbidden, f"{path.name} reaches into the rules"
+
+
+def test_pygame_stays_out_of_core_config_math_and_ledger() -> None:
+    for folder in ("core", "config", "math", "ledger"):
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            assert "pygame" not in {n.split(".")[0] for n in imports(path)}, path
