@@ -5,21 +5,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from etg.core.cards import CARDS_PER_DECK, Card
+from etg.core.cards import CARDS_PER_DECK, Card, Colour
 from etg.core.commands import Command, Shuffle, ShuffleReason
 from etg.core.engine import TableState, apply, new_table
 from etg.core.events import Event
 from etg.core.paytable import (
+    BonusSpin,
     Decision,
+    DesignatedCard,
+    EnvyPays,
+    HandPay,
+    HandPays,
     Jurisdiction,
     Layout,
     Limit,
     Limits,
+    Meter,
     Odds,
     Payouts,
     Paytable,
+    ProgressiveLevel,
+    ProgressivePayout,
     Shoe,
     WarForm,
+    WheelSegment,
 )
 from etg.core.shoe import ShoeDraw
 
@@ -37,6 +46,46 @@ def maryland(spots: int = 5, decks: int = 6, **changes: object) -> Paytable:
         war_form=WarForm.INITIAL_PUSHED, default_decision=Decision.SURRENDER,
     )
     return replace(p, **changes)  # type: ignore[arg-type]
+
+
+def _ring(rows: list[tuple[str, int, int, int]]) -> tuple[WheelSegment, ...]:
+    return tuple(WheelSegment(symbol, weight, (one, five)) for symbol, weight, one, five in rows)
+
+
+# Maryland Paytable A ($5 column; the $1 column pays a fifth and 20 % of a meter), 6 seats.
+COMMUNITY_RING = _ring([("$150", 1, 3000, 15000), ("$100", 2, 2500, 12500),
+                        ("$75", 3, 2000, 10000), ("$50", 4, 1500, 7500), ("$40", 6, 1000, 5000),
+                        ("$35", 10, 800, 4000), ("$30", 20, 600, 3000), ("$25", 45, 500, 2500)])
+HOT_SPOT_RING = (
+    WheelSegment("JACKPOT", 1, progressive=ProgressiveLevel.PRIMARY, meter_percent=(20, 100)),
+    WheelSegment("MINI JACKPOT", 2, progressive=ProgressiveLevel.SECONDARY,
+                 meter_percent=(20, 100)),
+    *_ring([("$1000", 3, 20000, 100000), ("$600", 5, 12000, 60000), ("$500", 7, 10000, 50000),
+            ("$400", 9, 8000, 40000), ("$350", 12, 7000, 35000), ("$300", 16, 6000, 30000),
+            ("$250", 25, 5000, 25000), ("$200", 40, 4000, 20000)]),
+)
+BONUS_SPIN = BonusSpin(
+    denominations_cents=(100, 500),
+    trigger=(DesignatedCard("A", Colour.RED),),
+    community_ring=COMMUNITY_RING,
+    hot_spot_ring=HOT_SPOT_RING,
+    primary=Meter(1_000_000, 1_000_000, 0.015, None),
+    secondary=Meter(1_000_000, 500_000, 0.005, 2_500_000),
+)
+PROGRESSIVE_PAYOUT = ProgressivePayout(
+    wager_cents=500,
+    pays=HandPays(HandPay(1000, 1, 100), HandPay(200), HandPay(150), HandPay(30), HandPay(15),
+                  HandPay(5)),
+    envy_cents=EnvyPays(suited_four_of_a_kind=500_000),
+    meter=Meter(1_000_000, 1_000_000, 0.05, None),
+)
+
+
+def maryland_bonus(spots: int = 5, **changes: object) -> Paytable:
+    """Maryland with the Bonus Spin Xtreme and the Progressive Payout Wager (Paytable A)."""
+    sections: dict[str, object] = {"bonus_spin": BONUS_SPIN,
+                                   "progressive_payout": PROGRESSIVE_PAYOUT}
+    return maryland(spots, **{**sections, **changes})
 
 
 def pennsylvania(**changes: object) -> Paytable:
@@ -61,12 +110,15 @@ def south_dakota(**changes: object) -> Paytable:
 
 
 def rigged_draw(paytable: Paytable, codes: Sequence[str], cut_index: int | None = None) -> ShoeDraw:
-    """A shoe whose first cards are ``codes`` (the burn card first), the rest in slot order."""
+    """A shoe whose first cards are ``codes`` (the burn card first), the rest in slot order.
+
+    A code asked for more often than the shoe holds that card is skipped.
+    """
     n = paytable.shoe.cards
     free: dict[int, list[int]] = {}
     for slot in range(n - 1, -1, -1):
         free.setdefault(slot % CARDS_PER_DECK, []).append(slot)
-    front = [free[Card.parse(code).index].pop() for code in codes]
+    front = [free[i].pop() for i in (Card.parse(code).index for code in codes) if free[i]]
     used = set(front)
     order = tuple(front + [slot for slot in range(n) if slot not in used])
     _low, high = paytable.shoe.cut_window()

@@ -21,23 +21,45 @@ from etg.core.commands import (
     DoubleWagers,
     NextRound,
     OpenBets,
+    PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
     Settle,
     Shuffle,
     ShuffleReason,
+    Spin,
     Void,
     WarDeal,
 )
 from etg.core.engine import TableState, apply, new_table
-from etg.core.events import CreditsIn, CreditsOut, Event
-from etg.core.paytable import Decision, Paytable
+from etg.core.events import (
+    CreditsIn,
+    CreditsOut,
+    Event,
+    ProgressiveAwarded,
+    ProgressiveContributed,
+    RoundComplete,
+    RoundVoided,
+)
+from etg.core.paytable import RATE_SCALE, Decision, Paytable
 from etg.core.refusal import Refused
 from etg.core.rng import SeededSource
 from etg.core.shoe import draw_shoe
-from tests.tables import maryland, pennsylvania, pennsylvania_2011, south_dakota, total_money
+from etg.core.state import LEVELS
+from etg.core.wheel import WheelStops
+from tests.tables import (
+    maryland,
+    maryland_bonus,
+    pennsylvania,
+    pennsylvania_2011,
+    rigged_draw,
+    south_dakota,
+    total_money,
+)
 
-PAYTABLES = [maryland(3), maryland(7, decks=8), pennsylvania(), pennsylvania_2011(), south_dakota()]
+PAYTABLES = [maryland(3), maryland(7, decks=8), pennsylvania(), pennsylvania_2011(), south_dakota(),
+             maryland_bonus(), maryland_bonus(7, seats=9)]
+RIGGED = ["AH", "AD", "AS", "9H", "9D", "9S", "9C", "2C"]
 seats = st.integers(0, 10)
 spots = st.integers(0, 10)
 amounts = st.sampled_from([-100, 0, 100, 250, 500, 1_000, 2_500, 10_000, 60_000])
@@ -55,6 +77,9 @@ def commands(p: Paytable) -> st.SearchStrategy[Command]:
         st.builds(DoubleWagers, seats),
         st.builds(CashIn, seats, st.sampled_from([0, 500, 5_000])), st.builds(CashOut, seats),
         st.builds(Void, st.sampled_from(["", "misdeal"])),
+        st.builds(PlaceBonusSpin, seats, st.sampled_from([100, 200, 500])),
+        st.builds(Spin, st.builds(WheelStops, st.integers(-1, 12), st.integers(0, 10),
+                                  st.integers(-1, 12))),
         st.builds(lambda seed, reason: Shuffle(draw_shoe(p.shoe, SeededSource(seed)), reason),
                   st.integers(0, 3), st.sampled_from(ShuffleReason)),
     )
@@ -66,15 +91,19 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
     seat = data.draw(st.integers(1, p.seats))
     if phase == "idle":
         if state.shoe is None or state.shuffle_due or data.draw(st.integers(0, 9)) == 0:
-            seed = data.draw(st.integers(0, 3))
-            return Shuffle(draw_shoe(p.shoe, SeededSource(seed)), ShuffleReason.SUPERVISOR)
+            # A shoe rigged with red Aces and nines: triggers, ties, Wars and meter awards.
+            front = data.draw(st.lists(st.sampled_from(RIGGED), min_size=30, max_size=60))
+            return Shuffle(rigged_draw(p, front), ShuffleReason.SUPERVISOR)
         return OpenBets()
     if phase == "betting":
         choice = data.draw(st.integers(0, 9))
         if choice < 6:
             spot = seat if p.layout.value == "per_seat" else data.draw(st.integers(1, p.spots))
             kind = data.draw(st.sampled_from(BetKind))
-            amount = p.unit_cents * data.draw(st.integers(1, 20))
+            if kind is BetKind.BONUS_SPIN:
+                return PlaceBonusSpin(seat, data.draw(st.sampled_from([100, 500])))
+            amount = (500 if kind is BetKind.PROGRESSIVE_PAYOUT
+                      else p.unit_cents * data.draw(st.integers(1, 20)))
             return PlaceWager(seat, spot, kind, amount)
         return data.draw(st.sampled_from([CloseBets(), ClearWagers(seat), RepeatWagers(seat),
                                           DoubleWagers(seat)]))
@@ -88,6 +117,11 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
         return CloseDecisions()
     if data.draw(st.integers(0, 30)) == 0:
         return Void("misdeal")
+    if phase == "bonus_spin":  # every segment equally likely here, so jackpots come often
+        assert p.bonus_spin is not None
+        return Spin(WheelStops(data.draw(st.integers(0, len(p.bonus_spin.community_ring) - 1)),
+                               data.draw(st.integers(1, p.seats)),
+                               data.draw(st.integers(0, len(p.bonus_spin.hot_spot_ring) - 1))))
     return {"bets_closed": Deal(), "dealt": Settle(), "war_pending": WarDeal(),
             "war_dealt": Settle()}.get(phase, NextRound())
 
@@ -98,6 +132,7 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
     state = new_table(p, tuple(5_000 * (i + 1) for i in range(p.seats)))
     constant = total_money(state)
     noise = commands(p)
+    meters = MeterBooks(state)
     for _ in range(data.draw(st.integers(1, 150))):
         steer = data.draw(st.integers(0, 3))
         command = sensible(p, state, data) if steer else data.draw(noise)
@@ -112,13 +147,49 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
                 constant += event.amount
             elif isinstance(event, CreditsOut):
                 constant -= event.amount
+        meters.record(events)
         # credits + wagers on the layout + house = what came in - what went out
         assert total_money(state) == constant
         assert min(state.credits) >= 0
         assert all(w.initial >= 0 and w.tie >= 0 and w.war >= 0 and w.war_tie >= 0
                    for row in state.round.wagers for w in row)
+        meters.check(state)
     if state.phase.value in ("idle", "complete", "voided"):
         assert state.on_table == 0  # nothing is left on the layout between rounds
+
+
+class MeterBooks:
+    """Every millionth contributed is on a meter, in its carry or reserve, or was paid out.
+
+    contributions + seeds = growth of (meter + reserve) + carry + awards, per meter,
+    to the millionth of a cent; a void takes its round's contributions and awards back.
+    """
+
+    def __init__(self, state: TableState) -> None:
+        self.start = {level: m.cents for level, m in zip(LEVELS, state.meters, strict=True)
+                      if m is not None}
+        self.kept = {level: 0 for level in self.start}  # contributions + seeds - awards
+        self.round = dict(self.kept)
+
+    def record(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, ProgressiveContributed):
+                self.round[event.level] += event.millionths
+            elif isinstance(event, ProgressiveAwarded):
+                self.round[event.level] += (event.seeded - event.amount) * RATE_SCALE
+            elif isinstance(event, RoundComplete):
+                self.kept = {k: self.kept[k] + self.round[k] for k in self.kept}
+                self.round = {k: 0 for k in self.kept}
+            elif isinstance(event, RoundVoided):
+                self.round = {k: 0 for k in self.kept}
+
+    def check(self, state: TableState) -> None:
+        for level, start in self.start.items():
+            m = state.meter(level)
+            assert m is not None
+            held = (m.cents - start + m.reserve_cents) * RATE_SCALE + m.carry
+            assert 0 <= m.carry < RATE_SCALE
+            assert held == self.kept[level] + self.round[level]
 
 
 def _recorded_rounds(p: Paytable, seed: int, rounds: int) -> tuple[list[Command], list[Event],
@@ -130,8 +201,10 @@ def _recorded_rounds(p: Paytable, seed: int, rounds: int) -> tuple[list[Command]
         log.append(command)
         return result
 
-    bots = [Bot(1, (1,), 500, 100, Decision.WAR, 100 if p.war_tie_wager else 0),
-            Bot(2, (2,), 1_000, 0, Decision.SURRENDER)]
+    payout = 500 if p.progressive_payout else 0
+    bonus = 500 if p.bonus_spin else 0
+    bots = [Bot(1, (1,), 500, 100, Decision.WAR, 100 if p.war_tie_wager else 0, payout, bonus),
+            Bot(2, (2,), 1_000, 0, Decision.SURRENDER, bonus_spin=bonus // 5)]
     driver = RoundDriver(bots, SeededSource(seed), recording_apply)
     state = new_table(p)
     events: list[Event] = []

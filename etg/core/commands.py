@@ -13,6 +13,7 @@ from enum import Enum
 
 from etg.core.paytable import Decision
 from etg.core.shoe import ShoeDraw
+from etg.core.wheel import WheelStops
 
 
 class ShuffleReason(Enum):
@@ -26,6 +27,8 @@ class BetKind(Enum):
 
     INITIAL = "initial"
     TIE = "tie"
+    PROGRESSIVE_PAYOUT = "progressive_payout"  # MD Ch. 7 F(3): fixed amount, on a spot
+    BONUS_SPIN = "bonus_spin"  # MD Ch. 7 F(4): $1 or $5, per seat (spot 0)
 
 
 class Actor(Enum):
@@ -56,6 +59,14 @@ class PlaceWager:
     seat: int
     spot: int
     kind: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBonusSpin:
+    """The seat's Bonus Spin Xtreme wager for this round: $1 or $5 (MD Ch. 7 F(4))."""
+
+    seat: int
     amount: int
 
 
@@ -118,6 +129,13 @@ class WarDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class Spin:
+    """The Bonus Spin wheel's stops, drawn by the RNG source before anything is shown."""
+
+    stops: WheelStops
+
+
+@dataclass(frozen=True, slots=True)
 class Void:
     """Supervisor's void of the round in progress (MD Ch. 11): every wager returned."""
 
@@ -145,6 +163,7 @@ class CashOut:
 
 
 Command = (
-    Shuffle | OpenBets | PlaceWager | ClearWagers | RepeatWagers | DoubleWagers | CloseBets
-    | Deal | Settle | Decide | CloseDecisions | WarDeal | Void | NextRound | CashIn | CashOut
+    Shuffle | OpenBets | PlaceWager | PlaceBonusSpin | ClearWagers | RepeatWagers | DoubleWagers
+    | CloseBets | Deal | Settle | Decide | CloseDecisions | WarDeal | Spin | Void | NextRound
+    | CashIn | CashOut
 )

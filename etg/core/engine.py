@@ -1,13 +1,15 @@
 """The round state machine: ``apply(state, command) -> (state, events)``.
 
-A pure function of the paytable, the recorded shoe draws and the commands: no
-clock, no randomness, no I/O. A refused command raises :class:`Refused` and the
-caller keeps the state it had, so a refusal can never change anything.
+A pure function of the paytable, the recorded draws (the shoe's shuffle, the
+wheel's stops) and the commands: no clock, no randomness, no I/O. A refused
+command raises :class:`Refused` and the caller keeps the state it had, so a
+refusal can never change anything.
 
 Money moves in integer cents between three places, and their sum only changes
 by cash in and cash out: the seats' ``credits``, the wagers on the layout, and
 the ``house`` (its net win). Placing a wager moves credits to the layout;
 settling moves the layout to the seat or the house, and winnings from the house.
+Progressive meters are the house's liability, kept beside it in ``meters``.
 
 Seats and spots are numbered from 1, at the dealer's far left (MD Ch. 8 F).
 Cards are dealt from spot 1 upward; wagers are settled seat by seat from the
@@ -17,11 +19,10 @@ dealer's right, highest seat first (MD Ch. 9 A, 58 Pa. Code § 651a.9(a)).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from etg.core.cards import Card
+from etg.core.cashier import Cashier
 from etg.core.commands import (
     BetKind,
     CashIn,
@@ -35,16 +36,19 @@ from etg.core.commands import (
     DoubleWagers,
     NextRound,
     OpenBets,
+    PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
     Settle,
     Shuffle,
+    Spin,
     Void,
     WarDeal,
 )
 from etg.core.events import (
     BetsClosed,
     BetsOpened,
+    BonusSpinTriggered,
     CardDealt,
     CardsBurned,
     CreditsIn,
@@ -53,6 +57,7 @@ from etg.core.events import (
     DecisionMade,
     DecisionsOpened,
     Event,
+    ProgressiveContributed,
     RoundComplete,
     RoundVoided,
     ShoeShuffled,
@@ -60,14 +65,13 @@ from etg.core.events import (
     Target,
     WagerPlaced,
     WagersCleared,
-    WagerSettled,
 )
 from etg.core.evolve import evolve
-from etg.core.paytable import Decision, Layout, Limit, Paytable
+from etg.core.paytable import Decision, Layout, Limit, ProgressiveLevel
+from etg.core.progressive import contribute
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import (
     Outcome,
-    Payment,
     compare,
     settle_going_to_war,
     settle_original,
@@ -75,98 +79,31 @@ from etg.core.settle import (
     settle_war,
 )
 from etg.core.shoe import ShoeState, draw_problem
+from etg.core.side_wagers import (
+    collect_bonus_spin,
+    settle_progressive_payouts,
+    settle_spin,
+    triggers,
+)
+from etg.core.state import (
+    IN_PLAY,
+    LEVELS,
+    NO_WAGERS,
+    VOIDABLE,
+    Grid,
+    Phase,
+    Round,
+    SpotWagers,
+    TableState,
+    empty_grid,
+    is_tie,
+    new_round,
+    new_table,
+    settlement_order,
+)
+from etg.core.wheel import stops_problem
 
-
-class Phase(Enum):
-    IDLE = "idle"  # between rounds
-    BETTING = "betting"  # MD Ch. 7 C: wagers before "no more bets"
-    BETS_CLOSED = "bets_closed"  # MD Ch. 7 D: locked
-    DEALT = "dealt"  # original deal on the table (MD Ch. 8 F)
-    DECISIONS = "decisions"  # tie hands choose War or Surrender (MD Ch. 9 E)
-    WAR_PENDING = "war_pending"  # War Wagers placed, War deal due
-    WAR_DEALT = "war_dealt"  # War deal on the table (MD Ch. 9 H)
-    COMPLETE = "complete"
-    VOIDED = "voided"  # MD Ch. 11
-
-
-IN_PLAY = frozenset({Phase.BETS_CLOSED, Phase.DEALT, Phase.DECISIONS, Phase.WAR_PENDING,
-                     Phase.WAR_DEALT})
-VOIDABLE = IN_PLAY | {Phase.BETTING}
-
-
-@dataclass(frozen=True, slots=True)
-class SpotWagers:
-    """One seat's wagers on one spot; amounts still on the layout, in cents."""
-
-    initial: int = 0
-    tie: int = 0
-    war: int = 0
-    war_tie: int = 0
-    decision: Decision | None = None
-
-    @property
-    def on_table(self) -> int:
-        return self.initial + self.tie + self.war + self.war_tie
-
-
-NO_WAGERS = SpotWagers()
-Grid = tuple[tuple[SpotWagers, ...], ...]  # [seat - 1][spot - 1]
-
-
-@dataclass(frozen=True, slots=True)
-class Round:
-    """The round on the table: wagers, cards and what each seat has put in and taken out."""
-
-    number: int
-    wagers: Grid  # live: what is still at stake on the layout
-    placed: Grid  # the Initial and Tie Wagers as locked at No More Bets
-    spot_cards: tuple[Card | None, ...]
-    dealer_card: Card | None = None
-    war_cards: tuple[Card | None, ...] = ()
-    dealer_war_card: Card | None = None
-    staked: tuple[int, ...] = ()  # per seat: taken from credits this round
-    returned: tuple[int, ...] = ()  # per seat: credited back this round, winnings included
-    won: tuple[int, ...] = ()  # per seat: fixed-odds winnings paid (the payout limit's count)
-    results: tuple[WagerSettled, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TableState:
-    paytable: Paytable
-    phase: Phase
-    credits: tuple[int, ...]  # per seat
-    house: int  # the house's net win, cents
-    shoe: ShoeState | None
-    shuffle_due: bool
-    round: Round
-    last_bets: Grid  # the previous round's bets, for REPEAT
-
-    @property
-    def on_table(self) -> int:
-        """Cents at stake on the layout."""
-        return sum(w.on_table for row in self.round.wagers for w in row)
-
-    def seat_wagers(self, seat: int) -> tuple[SpotWagers, ...]:
-        return self.round.wagers[seat - 1]
-
-    def pending_decisions(self) -> tuple[tuple[int, int], ...]:
-        """(seat, spot) tie hands still waiting for War or Surrender, in settlement order."""
-        if self.phase is not Phase.DECISIONS:
-            return ()
-        return tuple(
-            (seat, spot) for seat, spot, w in _settlement_order(self.round.wagers)
-            if w.initial and w.decision is None and _is_tie(self.round, spot)
-        )
-
-
-def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None) -> TableState:
-    """A table between rounds with no shoe yet: the first command is a :class:`Shuffle`."""
-    seats = paytable.seats
-    start = credits if credits is not None else (0,) * seats
-    if len(start) != seats:
-        raise ValueError(f"credits for {len(start)} seats, the paytable has {seats}")
-    empty = _empty_grid(paytable)
-    return TableState(paytable, Phase.IDLE, start, 0, None, True, _new_round(paytable, 1), empty)
+__all__ = ["Phase", "Round", "SpotWagers", "TableState", "apply", "new_table"]
 
 
 def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
@@ -202,8 +139,9 @@ def _next_round(s: TableState, c: NextRound) -> tuple[TableState, list[Event]]:
     if s.phase not in (Phase.COMPLETE, Phase.VOIDED):
         raise Refused(Reason.WRONG_PHASE, "the round is not over")
     number = s.round.number + 1
-    return evolve(s, phase=Phase.IDLE, round=_new_round(s.paytable, number),
-                   last_bets=s.round.placed), [TableCleared(number)]
+    return evolve(s, phase=Phase.IDLE, round=new_round(s.paytable, number),
+                  last_bets=s.round.placed, last_bonus=s.round.bonus_placed), [
+        TableCleared(number)]
 
 
 def _cash_in(s: TableState, c: CashIn) -> tuple[TableState, list[Event]]:
@@ -219,7 +157,7 @@ def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, list[Event]]:
     amount = s.credits[c.seat - 1]
     if amount <= 0:
         raise Refused(Reason.NO_CREDITS, f"seat {c.seat} has no credits")
-    if s.phase in VOIDABLE and _row_total(s.round.wagers[c.seat - 1]):
+    if s.phase in VOIDABLE and _seat_total(s, c.seat):
         raise Refused(Reason.ROUND_IN_PROGRESS,
                       f"seat {c.seat} has wagers in play; cash out after the round")
     return evolve(s, credits=_add(s.credits, c.seat, -amount)), [CreditsOut(c.seat, amount)]
@@ -242,6 +180,12 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
         total = current.initial + c.amount
         _need_limit("Initial Wager", p.limits.initial, total)
         wagers = evolve(current, initial=total)
+    elif c.kind is BetKind.PROGRESSIVE_PAYOUT:
+        _need_progressive_payout(s, current, c.amount)
+        total = c.amount
+        wagers = evolve(current, progressive_payout=total)
+    elif c.kind is BetKind.BONUS_SPIN:
+        raise Refused(Reason.NO_SUCH_SPOT, "the Bonus Spin wager is per seat, not on a spot")
     else:
         if not current.initial:
             raise Refused(Reason.TIE_WITHOUT_INITIAL,
@@ -254,73 +198,117 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
     return s, [WagerPlaced(c.seat, c.spot, c.kind, c.amount, total, s.credits[c.seat - 1])]
 
 
+def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, list[Event]]:
+    _need_betting(s)
+    _need_seat(s, c.seat)
+    _need_bonus_spin(s, c.seat, c.amount)
+    if s.round.bonus_spin[c.seat - 1]:
+        raise Refused(Reason.ALREADY_WAGERED,
+                      f"seat {c.seat} already has a Bonus Spin wager this round")
+    _need_credits(s, c.seat, c.amount)
+    r = s.round
+    credits = _add(s.credits, c.seat, -c.amount)
+    r = evolve(r, bonus_spin=_put(r.bonus_spin, c.seat, c.amount),
+               staked=_add(r.staked, c.seat, c.amount))
+    return evolve(s, credits=credits, round=r), [
+        WagerPlaced(c.seat, 0, BetKind.BONUS_SPIN, c.amount, c.amount, credits[c.seat - 1])]
+
+
 def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, list[Event]]:
     _need_betting(s)
     _need_seat(s, c.seat)
-    refund = _row_total(s.round.wagers[c.seat - 1])
+    refund = _seat_total(s, c.seat)
     if not refund:
         raise Refused(Reason.NOTHING_TO_CLEAR, f"seat {c.seat} has no wagers to clear")
     r = s.round
     empty = tuple(NO_WAGERS for _ in r.spot_cards)
     wagers = _set_row(r.wagers, c.seat, empty)
     s = evolve(s, credits=_add(s.credits, c.seat, refund),
-                round=evolve(r, wagers=wagers, staked=_add(r.staked, c.seat, -refund)))
+               round=evolve(r, wagers=wagers, staked=_add(r.staked, c.seat, -refund),
+                            bonus_spin=_put(r.bonus_spin, c.seat, 0)))
     return s, [WagersCleared(c.seat, refund, s.credits[c.seat - 1])]
 
 
 def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, list[Event]]:
     _need_betting(s)
     _need_seat(s, c.seat)
-    if _row_total(s.round.wagers[c.seat - 1]):
+    if _seat_total(s, c.seat):
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
     last = s.last_bets[c.seat - 1]
-    total = _row_total(last)
-    if not total:
+    bonus = s.last_bonus[c.seat - 1]
+    if not _row_total(last):
         raise Refused(Reason.NOTHING_TO_REPEAT, f"seat {c.seat} had no wagers last round")
-    return _replace_row(s, c.seat, last, total)
+    return _replace_row(s, c.seat, last, bonus)
 
 
 def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, list[Event]]:
     _need_betting(s)
     _need_seat(s, c.seat)
     row = s.round.wagers[c.seat - 1]
-    total = _row_total(row)
-    if not total:
+    if not _row_total(row):
         raise Refused(Reason.NOTHING_TO_DOUBLE, f"seat {c.seat} has no wagers to double")
+    # The fixed-amount side wagers (Progressive Payout, Bonus Spin) stay as they are.
     doubled = tuple(evolve(w, initial=2 * w.initial, tie=2 * w.tie) for w in row)
-    return _replace_row(s, c.seat, doubled, total)
+    return _replace_row(s, c.seat, doubled, s.round.bonus_spin[c.seat - 1])
 
 
 def _replace_row(
-    s: TableState, seat: int, row: tuple[SpotWagers, ...], added: int
+    s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int
 ) -> tuple[TableState, list[Event]]:
-    """Put ``row`` on the seat (REPEAT, DOUBLE), all or nothing, after checking every limit."""
+    """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check."""
     p = s.paytable
     for w in row:
         if w.initial:
             _need_limit("Initial Wager", p.limits.initial, w.initial)
         if w.tie:
             _need_limit("Tie Wager", p.limits.tie, w.tie)
+        if w.progressive_payout:
+            _need_progressive_payout(s, evolve(w, progressive_payout=0), w.progressive_payout)
+    if bonus:
+        _need_bonus_spin(s, seat, bonus, initial=any(w.initial for w in row))
+    r = s.round
+    old = r.wagers[seat - 1]
+    added = _row_total(row) + bonus - _seat_total(s, seat)
     _need_credits(s, seat, added)
-    old = s.round.wagers[seat - 1]
-    s = _stake(s, seat, added, _set_row(s.round.wagers, seat, row))
+    credits = s.credits[seat - 1]
     events: list[Event] = []
-    credits = s.credits[seat - 1] + added
     for spot, (before, after) in enumerate(zip(old, row, strict=True), start=1):
         for kind, was, now in ((BetKind.INITIAL, before.initial, after.initial),
-                               (BetKind.TIE, before.tie, after.tie)):
+                               (BetKind.TIE, before.tie, after.tie),
+                               (BetKind.PROGRESSIVE_PAYOUT, before.progressive_payout,
+                                after.progressive_payout)):
             if now != was:
                 credits -= now - was
                 events.append(WagerPlaced(seat, spot, kind, now - was, now, credits))
-    return s, events
+    if bonus != r.bonus_spin[seat - 1]:
+        credits -= bonus - r.bonus_spin[seat - 1]
+        events.append(WagerPlaced(seat, 0, BetKind.BONUS_SPIN, bonus, bonus, credits))
+    r = evolve(r, wagers=_set_row(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
+               staked=_add(r.staked, seat, added))
+    return evolve(s, credits=_add(s.credits, seat, -added), round=r), events
 
 
 def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.BETTING, "betting is not open")
-    if not any(w.initial for row in s.round.wagers for w in row):
+    r = s.round
+    if not any(w.initial for row in r.wagers for w in row):
         raise Refused(Reason.NO_WAGERS, "no Initial Wager has been placed")
-    r = evolve(s.round, placed=s.round.wagers)
-    return evolve(s, phase=Phase.BETS_CLOSED, round=r), [BetsClosed(r.number)]
+    events: list[Event] = [BetsClosed(r.number)]
+    meters = list(s.meters)
+    fed_by = {ProgressiveLevel.PRIMARY: sum(r.bonus_spin),
+              ProgressiveLevel.SECONDARY: sum(r.bonus_spin),
+              ProgressiveLevel.PROGRESSIVE_PAYOUT: sum(w.progressive_payout for row in r.wagers
+                                                       for w in row)}
+    for i, level in enumerate(LEVELS):  # MD Ch. 10 C(1), D(3)(a): at No More Bets
+        rules, meter, wagers = s.paytable.meter(level), meters[i], fed_by[level]
+        if rules is None or meter is None or not wagers:
+            continue
+        after, done = contribute(rules, meter, wagers)
+        meters[i] = after
+        events.append(ProgressiveContributed(level, wagers, done.millionths, done.to_meter,
+                                             done.to_reserve, after.cents))
+    r = evolve(r, placed=r.wagers, bonus_placed=r.bonus_spin, meters_before=s.meters)
+    return evolve(s, phase=Phase.BETS_CLOSED, round=r, meters=tuple(meters)), events
 
 
 # --- the deals (MD Ch. 8, Ch. 9 H) ----------------------------------------------------------
@@ -403,18 +391,19 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
     r = s.round
     assert r.dealer_card is not None
     events: list[Event] = []
-    cashier = _Cashier(s, events)
-    for seat, spot, w in _settlement_order(r.wagers):
+    cashier = Cashier(s, events)
+    pending: list[tuple[int, int]] = []
+    for seat, spot, w in settlement_order(r.wagers):
         card = r.spot_cards[spot - 1]
         assert card is not None
         outcome = compare(card, r.dealer_card)
         cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
-    s = cashier.state(phase=Phase.DECISIONS)
-    pending = s.pending_decisions()
+        if outcome is Outcome.TIE and w.initial:
+            pending.append((seat, spot))  # the Initial Wager awaits War or Surrender
     if pending:
-        events.append(DecisionsOpened(pending))
-        return s, events
-    return _complete(s, events)
+        events.append(DecisionsOpened(tuple(pending)))
+        return cashier.state(phase=Phase.DECISIONS), events
+    return _finish(cashier)
 
 
 def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
@@ -426,7 +415,7 @@ def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
     if w.decision is not None:
         raise Refused(Reason.ALREADY_DECIDED,
                       f"seat {c.seat} has already chosen {w.decision.value} on spot {c.spot}")
-    if not w.initial or not _is_tie(s.round, c.spot):
+    if not w.initial or not is_tie(s.round, c.spot):
         raise Refused(Reason.SEAT_NOT_TIED, f"seat {c.seat} has no tie hand on spot {c.spot}")
     if c.war_tie:
         p = s.paytable
@@ -440,15 +429,15 @@ def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
     if c.decision is Decision.WAR:
         _need_credits(s, c.seat, w.initial + c.war_tie)
     events: list[Event] = []
-    cashier = _Cashier(s, events)
+    cashier = Cashier(s, events)
     _make_decision(cashier, c.seat, c.spot, c.decision, c.war_tie, False)
-    return _after_decision(cashier.state(), events)
+    return _after_decision(cashier)
 
 
 def _close_decisions(s: TableState, c: CloseDecisions) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.DECISIONS, "there are no decisions to close")
     events: list[Event] = []
-    cashier = _Cashier(s, events)
+    cashier = Cashier(s, events)
     default = s.paytable.default_decision
     for seat, spot in s.pending_decisions():
         initial = cashier.wager(seat, spot).initial
@@ -456,11 +445,11 @@ def _close_decisions(s: TableState, c: CloseDecisions) -> tuple[TableState, list
         can_cover = cashier.credits[seat - 1] >= initial
         decision = default if can_cover else Decision.SURRENDER
         _make_decision(cashier, seat, spot, decision, 0, True)
-    return _after_decision(cashier.state(), events)
+    return _after_decision(cashier)
 
 
 def _make_decision(
-    cashier: _Cashier, seat: int, spot: int, decision: Decision, war_tie: int, by_default: bool
+    cashier: Cashier, seat: int, spot: int, decision: Decision, war_tie: int, by_default: bool
 ) -> None:
     w = cashier.wager(seat, spot)
     if decision is Decision.SURRENDER:
@@ -477,12 +466,13 @@ def _make_decision(
     cashier.pay(seat, spot, settle_going_to_war(cashier.s.paytable.war_form, w.initial))
 
 
-def _after_decision(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
+def _after_decision(cashier: Cashier) -> tuple[TableState, list[Event]]:
+    s = cashier.state()
     if s.pending_decisions():
-        return s, events
+        return s, cashier.events
     if any(w.decision is Decision.WAR for row in s.round.wagers for w in row):
-        return evolve(s, phase=Phase.WAR_PENDING), events
-    return _complete(s, events)
+        return evolve(s, phase=Phase.WAR_PENDING), cashier.events
+    return _finish(cashier)
 
 
 def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
@@ -490,8 +480,8 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
     r = s.round
     assert r.dealer_war_card is not None
     events: list[Event] = []
-    cashier = _Cashier(s, events)
-    for seat, spot, w in _settlement_order(r.wagers):
+    cashier = Cashier(s, events)
+    for seat, spot, w in settlement_order(r.wagers):
         if w.decision is not Decision.WAR:
             continue
         card = r.war_cards[spot - 1]
@@ -499,63 +489,34 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
         outcome = compare(card, r.dealer_war_card)
         cashier.pay(seat, spot, settle_war(p.war_form, p.payouts, outcome, w.initial, w.war,
                                            w.war_tie))
-    return _complete(cashier.state(), events)
+    return _finish(cashier)
 
 
-class _Cashier:
-    """Moves settled wagers off the layout to the seats or the house, within one command.
+def _finish(cashier: Cashier) -> tuple[TableState, list[Event]]:
+    """After the main game: Progressive Payout Wagers, then the Bonus Spin (SPEC §2 step 8)."""
+    settle_progressive_payouts(cashier)
+    s = cashier.s
+    bonus = s.paytable.bonus_spin
+    r = s.round
+    seats = tuple(seat for seat in range(s.paytable.seats, 0, -1) if cashier.bonus[seat - 1])
+    if seats and bonus is not None and r.dealer_card is not None:
+        if triggers(bonus, r.dealer_card):
+            cashier.events.append(BonusSpinTriggered(r.dealer_card, seats))
+            return cashier.state(phase=Phase.BONUS_SPIN), cashier.events
+        collect_bonus_spin(cashier)
+    return _complete(cashier.state(), cashier.events)
 
-    It accumulates in local lists and builds the new state once, however many
-    wagers a deal settles. Winnings above the payout limit per hand
-    (MD Ch. 2 B(5)(b)) stay with the house and are recorded as ``capped``.
-    """
 
-    def __init__(self, s: TableState, events: list[Event]) -> None:
-        r = s.round
-        self.s = s
-        self.events = events
-        self.limit = s.paytable.payout_limit_per_hand_cents
-        self.credits = list(s.credits)
-        self.house = s.house
-        self.staked = list(r.staked)
-        self.returned = list(r.returned)
-        self.won = list(r.won)
-        self.wagers = [list(row) for row in r.wagers]
-        self.results: list[WagerSettled] = []
-
-    def wager(self, seat: int, spot: int) -> SpotWagers:
-        return self.wagers[seat - 1][spot - 1]
-
-    def stake(self, seat: int, spot: int, amount: int, wagers: SpotWagers) -> None:
-        """Take ``amount`` from the seat's credits onto the layout as ``wagers``."""
-        self.credits[seat - 1] -= amount
-        self.staked[seat - 1] += amount
-        self.wagers[seat - 1][spot - 1] = wagers
-
-    def pay(self, seat: int, spot: int, payments: list[Payment]) -> None:
-        if not payments:
-            return
-        i = seat - 1
-        for payment in payments:
-            win = min(payment.win, max(0, self.limit - self.won[i]))
-            paid = payment.returned + win
-            self.credits[i] += paid
-            self.returned[i] += paid
-            self.won[i] += win
-            self.house += payment.stake - paid
-            settled = WagerSettled(seat, spot, payment, paid, payment.win - win, self.credits[i])
-            self.results.append(settled)
-            self.events.append(settled)
-        # WagerKind values name the SpotWagers fields they settle
-        self.wagers[i][spot - 1] = evolve(self.wagers[i][spot - 1],
-                                          **{payment.kind.value: 0 for payment in payments})
-
-    def state(self, **changes: Any) -> TableState:
-        r = self.s.round
-        r = evolve(r, wagers=tuple(tuple(row) for row in self.wagers), staked=tuple(self.staked),
-                   returned=tuple(self.returned), won=tuple(self.won),
-                   results=r.results + tuple(self.results))
-        return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r, **changes)
+def _spin(s: TableState, c: Spin) -> tuple[TableState, list[Event]]:
+    _need_phase(s, Phase.BONUS_SPIN, "the wheel spins only when the Bonus Spin is triggered")
+    assert s.paytable.bonus_spin is not None
+    problem = stops_problem(s.paytable.bonus_spin, s.paytable.seats, c.stops)
+    if problem:
+        raise Refused(Reason.INVALID_DRAW, problem)
+    events: list[Event] = []
+    cashier = Cashier(s, events)
+    settle_spin(cashier, c.stops)
+    return _complete(cashier.state(round_changes={"wheel": c.stops}), events)
 
 
 def _complete(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
@@ -578,26 +539,17 @@ def _void(s: TableState, c: Void) -> tuple[TableState, list[Event]]:
     refunds = tuple(put - back for put, back in zip(r.staked, r.returned, strict=True))
     credits = tuple(c_ + f for c_, f in zip(s.credits, refunds, strict=True))
     house = s.house - (sum(refunds) - s.on_table)
-    empty = _empty_grid(s.paytable)
-    r = evolve(r, wagers=empty, returned=r.staked)
+    # The round's meter contributions and awards are undone with its wagers.
+    meters = r.meters_before or s.meters
+    r = evolve(r, wagers=empty_grid(s.paytable), returned=r.staked,
+               bonus_spin=(0,) * s.paytable.seats)
     due = s.shoe.cut_card_out if s.shoe else True
-    return (evolve(s, phase=Phase.VOIDED, credits=credits, house=house, round=r, shuffle_due=due),
+    return (evolve(s, phase=Phase.VOIDED, credits=credits, house=house, round=r, shuffle_due=due,
+                   meters=meters),
             [RoundVoided(r.number, c.reason, refunds)])
 
 
 # --- helpers --------------------------------------------------------------------------------
-
-def _new_round(p: Paytable, number: int) -> Round:
-    zeros = (0,) * p.seats
-    empty = _empty_grid(p)
-    return Round(number, empty, empty, (None,) * p.spot_count, None, (None,) * p.spot_count,
-                 None, zeros, zeros, zeros, ())
-
-
-def _empty_grid(p: Paytable) -> Grid:
-    row = (NO_WAGERS,) * p.spot_count
-    return (row,) * p.seats
-
 
 def _spots_in_play(s: TableState) -> list[int]:
     """Community: every spot gets a card; per seat: each player with an Initial Wager."""
@@ -605,23 +557,6 @@ def _spots_in_play(s: TableState) -> list[int]:
     if s.paytable.layout is Layout.COMMUNITY:
         return list(spots)
     return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.placed)]
-
-
-def _settlement_order(grid: Grid) -> list[tuple[int, int, SpotWagers]]:
-    """Highest seat first (MD Ch. 9 A), then spot by spot; only spots with wagers."""
-    out: list[tuple[int, int, SpotWagers]] = []
-    for seat in range(len(grid), 0, -1):
-        row = grid[seat - 1]
-        if row.count(NO_WAGERS) == len(row):
-            continue
-        out.extend((seat, spot, w) for spot, w in enumerate(row, start=1) if w.on_table)
-    return out
-
-
-def _is_tie(r: Round, spot: int) -> bool:
-    card = r.spot_cards[spot - 1]
-    return card is not None and r.dealer_card is not None and (
-        compare(card, r.dealer_card) is Outcome.TIE)
 
 
 def _stake(s: TableState, seat: int, amount: int, wagers: Grid) -> TableState:
@@ -641,6 +576,11 @@ def _set_row(grid: Grid, seat: int, row: tuple[SpotWagers, ...]) -> Grid:
 
 def _row_total(row: tuple[SpotWagers, ...]) -> int:
     return sum(w.on_table for w in row)
+
+
+def _seat_total(s: TableState, seat: int) -> int:
+    """Everything the seat has on the layout, Bonus Spin included."""
+    return _row_total(s.round.wagers[seat - 1]) + s.round.bonus_spin[seat - 1]
 
 
 def _put(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
@@ -693,6 +633,35 @@ def _need_limit(name: str, limit: Limit, total: int) -> None:
                       f"the {name} maximum is {_money(limit.max_cents)}, not {_money(total)}")
 
 
+def _need_progressive_payout(s: TableState, current: SpotWagers, amount: int) -> None:
+    rules = s.paytable.progressive_payout
+    if rules is None:
+        raise Refused(Reason.NOT_OFFERED, "this paytable offers no Progressive Payout Wager")
+    if not current.initial:
+        raise Refused(Reason.INITIAL_REQUIRED, "a Progressive Payout Wager needs an Initial "
+                                               "Wager on the same spot (MD Ch. 7 F(3)(a))")
+    if current.progressive_payout:
+        raise Refused(Reason.ALREADY_WAGERED, "the Progressive Payout Wager is already placed")
+    if amount != rules.wager_cents:
+        raise Refused(Reason.WRONG_AMOUNT, f"the Progressive Payout Wager is "
+                                           f"{_money(rules.wager_cents)}, not {_money(amount)}")
+
+
+def _need_bonus_spin(s: TableState, seat: int, amount: int, initial: bool | None = None) -> None:
+    bonus = s.paytable.bonus_spin
+    if bonus is None:
+        raise Refused(Reason.NOT_OFFERED, "this paytable offers no Bonus Spin Xtreme wager")
+    if amount not in bonus.denominations_cents:
+        choices = " or ".join(_money(d) for d in bonus.denominations_cents)
+        raise Refused(Reason.WRONG_AMOUNT,
+                      f"a Bonus Spin wager is {choices} (MD Ch. 7 F(4)), not {_money(amount)}")
+    if initial is None:
+        initial = any(w.initial for w in s.round.wagers[seat - 1])
+    if not initial:
+        raise Refused(Reason.INITIAL_REQUIRED,
+                      "a Bonus Spin wager needs an Initial Wager (MD Ch. 7 F(4))")
+
+
 def _need_credits(s: TableState, seat: int, amount: int) -> None:
     if s.credits[seat - 1] < amount:
         raise Refused(Reason.INSUFFICIENT_CREDITS,
@@ -705,7 +674,8 @@ def _money(cents: int) -> str:
 
 _Handler = Callable[[TableState, Any], tuple[TableState, list[Event]]]
 _HANDLERS: dict[type, _Handler] = {
-    Shuffle: _shuffle, OpenBets: _open_bets, PlaceWager: _place, ClearWagers: _clear,
+    Shuffle: _shuffle, OpenBets: _open_bets, PlaceWager: _place,
+    PlaceBonusSpin: _place_bonus_spin, Spin: _spin, ClearWagers: _clear,
     RepeatWagers: _repeat, DoubleWagers: _double, CloseBets: _close_bets, Deal: _deal,
     Settle: _settle, Decide: _decide, CloseDecisions: _close_decisions, WarDeal: _war_deal,
     Void: _void, NextRound: _next_round, CashIn: _cash_in, CashOut: _cash_out,

@@ -11,8 +11,9 @@ from enum import Enum
 
 from etg.core.cards import Card
 from etg.core.commands import BetKind, ShuffleReason
-from etg.core.paytable import Decision
+from etg.core.paytable import Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment
+from etg.core.wheel import WheelStops
 
 
 class Target(Enum):
@@ -94,11 +95,71 @@ class WagerSettled:
     """One wager's result; ``capped`` is winnings withheld by the payout limit per hand."""
 
     seat: int
-    spot: int
+    spot: int  # 0 for the seat's Bonus Spin wager
     payment: Payment
     paid: int  # credited to the seat: returned stake plus winnings after the cap
     capped: int
     credits: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressiveContributed:
+    """A meter's share of this round's wagers, taken at No More Bets (MD Ch. 10 C(1), D(3))."""
+
+    level: ProgressiveLevel
+    wagers: int  # cents wagered that feed this meter
+    millionths: int  # the contribution, in millionths of a cent
+    to_meter: int  # whole cents onto the meter
+    to_reserve: int  # whole cents over the ceiling
+    meter: int  # the meter after it
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutHandMade:
+    """A seat's Progressive Payout Hand on a spot (MD Ch. 10 B)."""
+
+    seat: int
+    spot: int
+    hand: PayoutHand
+
+
+@dataclass(frozen=True, slots=True)
+class EnvyBonus:
+    """An Envy Bonus to ``seat`` for ``holder_seat``'s qualifying hand (MD Ch. 9 J(4)(e))."""
+
+    seat: int
+    holder_seat: int
+    holder_spot: int
+    hand: PayoutHand
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressiveAwarded:
+    """A meter paid as it stood when the seat was paid (MD Ch. 10 D(4)), then reset."""
+
+    level: ProgressiveLevel
+    seat: int
+    spot: int  # 0 for the Bonus Spin
+    amount: int
+    meter_before: int
+    meter_after: int
+    seeded: int  # cents the house added to restart at the reset amount
+    from_reserve: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonusSpinTriggered:
+    """The dealer's original card is a designated card and seats hold the wager (SPEC §3)."""
+
+    card: Card
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WheelStopped:
+    stops: WheelStops
+    community_symbol: str
+    hot_spot_symbol: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +196,7 @@ class CreditsOut:
 
 Event = (
     ShoeShuffled | BetsOpened | WagerPlaced | WagersCleared | BetsClosed | CardsBurned | CardDealt
-    | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | RoundComplete | RoundVoided
-    | TableCleared | CreditsIn | CreditsOut
+    | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | ProgressiveContributed
+    | PayoutHandMade | EnvyBonus | ProgressiveAwarded | BonusSpinTriggered | WheelStopped
+    | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut
 )

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
 
+from etg.core.cards import Colour, Rank
+
 _STRICT: dict[str, Any] = {"extra": "forbid", "strict": True}
 
 
@@ -123,6 +125,166 @@ class Timers:
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
 
+class ProgressiveLevel(Enum):
+    """The three progressive meters of the table."""
+
+    PRIMARY = "primary"  # Bonus Spin Xtreme (MD Ch. 10 D(1)(a))
+    SECONDARY = "secondary"  # Bonus Spin Xtreme (MD Ch. 10 D(1)(b))
+    PROGRESSIVE_PAYOUT = "progressive_payout"  # Progressive Payout Wager (MD Ch. 10 B(1))
+
+
+RATE_SCALE = 1_000_000  # rates of progression are exact in millionths
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    """A progressive meter's rules (MD Ch. 10 C(1)-(2), D(3)).
+
+    ``rate`` is the share of each wager added to the meter at No More Bets,
+    exact to a millionth; above ``ceiling_cents`` contributions overflow to a
+    reserve that funds the next reset.
+    """
+
+    initial_cents: int
+    reset_cents: int
+    rate: float
+    ceiling_cents: int | None = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    @property
+    def rate_millionths(self) -> int:
+        return round(self.rate * RATE_SCALE)
+
+
+@dataclass(frozen=True, slots=True)
+class WheelSegment:
+    """One segment of a Bonus Spin ring: its symbol, weight and pay per denomination.
+
+    A segment pays fixed amounts (``pays_cents``, one per denomination, "for
+    one") or, on the Hot Spot ring, a share of a progressive meter
+    (``progressive`` with ``meter_percent``, one per denomination).
+    """
+
+    symbol: str
+    weight: int
+    pays_cents: tuple[int, ...] | None = None
+    progressive: ProgressiveLevel | None = None
+    meter_percent: tuple[int, ...] | None = None
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def pay_cents(self, column: int) -> int:
+        """The fixed pay of denomination ``column``; 0 for a progressive segment."""
+        return self.pays_cents[column] if self.pays_cents is not None else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DesignatedCard:
+    """A trigger card by rank and colour, e.g. a red Ace (MD Ch. 7 F(4))."""
+
+    rank: str
+    colour: Colour
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True)
+class RtpBand:
+    """The operator's band for the Bonus Spin RTP; outside it the validator warns."""
+
+    min: float = 0.80
+    max: float = 0.95
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True)
+class BonusSpin:
+    """Bonus Spin Xtreme (MD Ch. 7 F(4), Ch. 10 D-E; SPEC §3).
+
+    ``denominations_cents`` orders every per-denomination list below ($1 and
+    $5 in Maryland). The Seat ring is not configured: it has one equally
+    weighted segment per seat of the table.
+    """
+
+    denominations_cents: tuple[int, ...]
+    trigger: tuple[DesignatedCard, ...]
+    community_ring: tuple[WheelSegment, ...]
+    hot_spot_ring: tuple[WheelSegment, ...]
+    primary: Meter
+    secondary: Meter
+    rtp_band: RtpBand = RtpBand()
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def column(self, amount_cents: int) -> int:
+        """The pay column of a wager of ``amount_cents``; raises ValueError for another amount."""
+        return self.denominations_cents.index(amount_cents)
+
+    def meter(self, level: ProgressiveLevel) -> Meter:
+        return self.primary if level is ProgressiveLevel.PRIMARY else self.secondary
+
+
+class PayoutHand(Enum):
+    """Progressive Payout Hands, highest first (MD Ch. 10 B(1)-(6); SPEC §4)."""
+
+    SUITED_FOUR_OF_A_KIND = "suited_four_of_a_kind"
+    SUITED_DOUBLE_TIE = "suited_double_tie"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    DOUBLE_TIE = "double_tie"
+    SUITED_TIE = "suited_tie"
+    TIE = "tie"
+
+
+@dataclass(frozen=True, slots=True)
+class HandPay:
+    """``pays`` to ``to``, plus ``meter_percent`` of the progressive meter."""
+
+    pays: int
+    to: int = 1
+    meter_percent: int = 0
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True)
+class HandPays:
+    suited_four_of_a_kind: HandPay
+    suited_double_tie: HandPay
+    four_of_a_kind: HandPay
+    double_tie: HandPay
+    suited_tie: HandPay
+    tie: HandPay
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def of(self, hand: PayoutHand) -> HandPay:
+        pay: HandPay = getattr(self, hand.value)
+        return pay
+
+
+@dataclass(frozen=True, slots=True)
+class EnvyPays:
+    """Envy Bonus per qualifying hand of another seat, in cents; 0: the hand does not qualify."""
+
+    suited_four_of_a_kind: int = 0
+    suited_double_tie: int = 0
+    four_of_a_kind: int = 0
+    double_tie: int = 0
+    suited_tie: int = 0
+    tie: int = 0
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def of(self, hand: PayoutHand) -> int:
+        cents: int = getattr(self, hand.value)
+        return cents
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressivePayout:
+    """The Progressive Payout Wager with its Envy Bonus (MD Ch. 7 F(3), Ch. 9 J, Ch. 10 B-C)."""
+
+    wager_cents: int
+    pays: HandPays
+    envy_cents: EnvyPays
+    meter: Meter
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
 @dataclass(frozen=True, slots=True)
 class Paytable:
     id: str
@@ -141,7 +303,17 @@ class Paytable:
     default_decision: Decision = Decision.SURRENDER
     war_tie_wager: bool = True  # MD Ch. 7 F(2): a Tie Wager may be placed with the War Wager
     timers: Timers = Timers()
+    bonus_spin: BonusSpin | None = None
+    progressive_payout: ProgressivePayout | None = None
+    # MD Ch. 2 B(5)(b) caps fixed-odds winnings; meter awards are outside unless this says so
+    progressive_in_payout_limit: bool = False
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def meter(self, level: ProgressiveLevel) -> Meter | None:
+        """The rules of one progressive meter, or None if the paytable has no such meter."""
+        if level is ProgressiveLevel.PROGRESSIVE_PAYOUT:
+            return self.progressive_payout.meter if self.progressive_payout else None
+        return self.bonus_spin.meter(level) if self.bonus_spin else None
 
     @property
     def spot_count(self) -> int:
@@ -263,6 +435,10 @@ def rule_violations(p: Paytable) -> list[Violation]:
         seconds: int = getattr(p.timers, name)
         if not 1 <= seconds <= _MAX_TIMER_S:
             bad(("timers", name), f"must be between 1 and {_MAX_TIMER_S} seconds, not {seconds}")
+    if p.bonus_spin is not None:
+        _check_bonus_spin(p, p.bonus_spin, bad)
+    if p.progressive_payout is not None:
+        _check_progressive_payout(p, p.progressive_payout, bad)
     behind_cut = math.ceil(p.shoe.penetration_min * p.shoe.cards)
     if behind_cut < p.max_cards_per_round():
         bad(("shoe", "penetration_min"),
@@ -290,3 +466,166 @@ def _check_limit(
 def _or(values: tuple[int, ...]) -> str:
     words = [str(v) for v in values]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+# Maryland Paytable A for the $5 Bonus Spin Xtreme wager: symbol -> minimum pay in cents.
+MD_COMMUNITY_PAYS_5 = {  # MD Ch. 10 E(1)(a)-(h)
+    "$150": 15_000, "$100": 12_500, "$75": 10_000, "$50": 7_500, "$40": 5_000, "$35": 4_000,
+    "$30": 3_000, "$25": 2_500,
+}
+MD_HOT_SPOT_PAYS_5 = {  # MD Ch. 10 D(1)(c)-(j)
+    "$1000": 100_000, "$600": 60_000, "$500": 50_000, "$400": 40_000, "$350": 35_000,
+    "$300": 30_000, "$250": 25_000, "$200": 20_000,
+}
+MD_BONUS_DENOMINATIONS = (100, 500)  # MD Ch. 7 F(4): $1.00 or $5.00
+MD_BONUS_INITIAL_MIN, MD_BONUS_RESET_MIN = 1_000_000, 500_000  # MD Ch. 10 D(3)(b)(i)
+MD_PAYOUT_METER_MIN = 1_000_000  # MD Ch. 10 C(2): initial and reset at least $10,000
+MD_HAND_PAYS = {  # MD Ch. 10 B(1)-(6): minimum odds to 1, and the meter share
+    PayoutHand.SUITED_FOUR_OF_A_KIND: (1000, 100), PayoutHand.SUITED_DOUBLE_TIE: (200, 0),
+    PayoutHand.FOUR_OF_A_KIND: (150, 0), PayoutHand.DOUBLE_TIE: (30, 0),
+    PayoutHand.SUITED_TIE: (15, 0), PayoutHand.TIE: (5, 0),
+}
+MD_ENVY_5 = {PayoutHand.SUITED_FOUR_OF_A_KIND: 500_000}  # MD Ch. 10 C(3)(c)(i), $5 wager
+
+
+def _check_bonus_spin(p: Paytable, b: BonusSpin, bad: Any) -> None:
+    root: tuple[str, ...] = ("bonus_spin",)
+    if p.jurisdiction is not Jurisdiction.MARYLAND:
+        bad(root, f"the Bonus Spin Xtreme wager is a Maryland game (MD Ch. 7 F(4)), "
+                  f"not offered in {p.jurisdiction.value}")
+    columns = len(b.denominations_cents)
+    denominations_ok = bool(b.denominations_cents) and len(set(b.denominations_cents)) == columns
+    if not denominations_ok:
+        bad((*root, "denominations_cents"), "must list each denomination once")
+    for i, cents in enumerate(b.denominations_cents):
+        if cents not in MD_BONUS_DENOMINATIONS:
+            denominations_ok = False
+            bad((*root, "denominations_cents", i),
+                f"a Bonus Spin wager is $1.00 or $5.00 (MD Ch. 7 F(4)), not {cents} cents")
+    if not b.trigger:
+        bad((*root, "trigger"), "must name at least one designated card")
+    for i, card in enumerate(b.trigger):
+        try:
+            Rank.parse(card.rank)
+        except ValueError as error:
+            bad((*root, "trigger", i, "rank"), str(error))
+    five = b.denominations_cents.index(500) if 500 in b.denominations_cents else None
+    for ring, floors in (("community_ring", MD_COMMUNITY_PAYS_5),
+                         ("hot_spot_ring", MD_HOT_SPOT_PAYS_5)):
+        segments: tuple[WheelSegment, ...] = getattr(b, ring)
+        if not segments:
+            bad((*root, ring), "must have at least one segment")
+        if not denominations_ok:
+            continue  # every pay column is read against the denominations: fix those first
+        for i, segment in enumerate(segments):
+            _check_segment(segment, (*root, ring, i), columns, five, floors,
+                           ring == "hot_spot_ring", bad)
+    for level in (ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY):
+        if b.hot_spot_ring and not any(s.progressive is level for s in b.hot_spot_ring):
+            bad((*root, "hot_spot_ring"), f"no segment pays the {level.value} progressive: its "
+                                          f"contributions could never be won "
+                                          f"(MD Ch. 10 D(1)(a)-(b))")
+    for level in (ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY):
+        _check_meter(b.meter(level), (*root, level.value), MD_BONUS_INITIAL_MIN,
+                     MD_BONUS_RESET_MIN, "MD Ch. 10 D(3)(b)", bad)
+    if not 0 < b.rtp_band.min <= b.rtp_band.max <= 1:
+        bad((*root, "rtp_band"), f"must satisfy 0 < min <= max <= 1, not {b.rtp_band.min} "
+                                 f"and {b.rtp_band.max}")
+
+
+def _check_segment(
+    s: WheelSegment, path: tuple[str | int, ...], columns: int, five: int | None,
+    floors: dict[str, int], hot_spot: bool, bad: Any,
+) -> None:
+    if s.weight <= 0:
+        bad((*path, "weight"), f"must be a positive whole number, not {s.weight}")
+    fixed = s.pays_cents is not None
+    if fixed == (s.progressive is not None):
+        bad(path, "a segment pays either pays_cents or a progressive meter share")
+        return
+    if s.pays_cents is not None:
+        if len(s.pays_cents) != columns:
+            bad((*path, "pays_cents"), f"needs one pay per denomination ({columns}), "
+                                       f"not {len(s.pays_cents)}")
+        elif any(cents <= 0 for cents in s.pays_cents):
+            bad((*path, "pays_cents"), "every pay must be positive")
+        elif five is not None:
+            floor = floors.get(s.symbol)
+            if floor is None:
+                bad((*path, "symbol"), f"{s.symbol!r} is not a Paytable A symbol "
+                                       f"({', '.join(floors)})")
+            elif s.pays_cents[five] < floor:
+                rule = "MD Ch. 10 D(1)" if hot_spot else "MD Ch. 10 E(1)"
+                bad((*path, "pays_cents"), f"Maryland pays at least {floor} cents for "
+                                           f"{s.symbol} on the $5 wager ({rule}), "
+                                           f"not {s.pays_cents[five]}")
+        if s.meter_percent is not None:
+            bad((*path, "meter_percent"), "a fixed-pay segment has no meter share")
+        return
+    if not hot_spot or s.progressive is ProgressiveLevel.PROGRESSIVE_PAYOUT:
+        bad((*path, "progressive"), "only the Hot Spot ring pays the primary or secondary "
+                                    "progressive (MD Ch. 10 D(1)(a)-(b))")
+    if s.meter_percent is None or len(s.meter_percent) != columns:
+        given = 0 if s.meter_percent is None else len(s.meter_percent)
+        bad((*path, "meter_percent"), f"needs one share per denomination ({columns}), "
+                                      f"not {given}")
+    elif any(not 1 <= pct <= 100 for pct in s.meter_percent):
+        bad((*path, "meter_percent"), "each share must be between 1 and 100 percent")
+    elif five is not None and s.meter_percent[five] != 100:
+        bad((*path, "meter_percent"), f"the $5 wager wins 100% of the meter "
+                                      f"(MD Ch. 10 D(1)(a)-(b)), not {s.meter_percent[five]}%")
+
+
+def _check_meter(
+    m: Meter, path: tuple[str | int, ...], initial_min: int, reset_min: int, rule: str, bad: Any
+) -> None:
+    if m.initial_cents < initial_min:
+        bad((*path, "initial_cents"), f"must be at least {initial_min} ({rule}), "
+                                      f"not {m.initial_cents}")
+    if m.reset_cents < reset_min:
+        bad((*path, "reset_cents"), f"must be at least {reset_min} ({rule}), not {m.reset_cents}")
+    if not 0 < m.rate < 1:
+        bad((*path, "rate"), f"is the share of each wager added to the meter (0.015 = 1.5%): "
+                             f"must be more than 0 and less than 1, not {m.rate:g}")
+    elif abs(m.rate * RATE_SCALE - m.rate_millionths) > 1e-6:
+        bad((*path, "rate"), f"must be a whole number of millionths (at most 6 decimals), "
+                             f"not {m.rate:.10f}".rstrip("0"))
+    floor = max(m.initial_cents, m.reset_cents)
+    if m.ceiling_cents is not None and m.ceiling_cents < floor:
+        bad((*path, "ceiling_cents"), f"must be at least the initial and reset amounts "
+                                      f"({floor}), not {m.ceiling_cents}")
+
+
+def _check_progressive_payout(p: Paytable, w: ProgressivePayout, bad: Any) -> None:
+    root: tuple[str, ...] = ("progressive_payout",)
+    if p.jurisdiction is not Jurisdiction.MARYLAND:
+        bad(root, f"the Progressive Payout Wager is a Maryland game (MD Ch. 7 F(3)), "
+                  f"not offered in {p.jurisdiction.value}")
+    if w.wager_cents <= 0 or (p.unit_cents > 0 and w.wager_cents % p.unit_cents):
+        bad((*root, "wager_cents"), f"must be a positive multiple of unit_cents "
+                                    f"({p.unit_cents}), not {w.wager_cents}")
+    for hand, (odds, percent) in MD_HAND_PAYS.items():
+        pay = w.pays.of(hand)
+        path = (*root, "pays", hand.value)
+        if pay.pays <= 0 or pay.to <= 0:
+            bad(path, f"odds must be positive, not {pay.pays} to {pay.to}")
+        elif pay.pays < odds * pay.to:
+            rule = f"MD Ch. 10 B({list(MD_HAND_PAYS).index(hand) + 1})"
+            bad(path, f"Maryland pays at least {odds} to 1 ({rule}), not {pay.pays} to {pay.to}")
+        elif (w.wager_cents * pay.pays) % pay.to:
+            bad(path, f"{pay.pays} to {pay.to} on {w.wager_cents} cents is not a whole cent")
+        if not 0 <= pay.meter_percent <= 100:
+            bad((*path, "meter_percent"), f"must be between 0 and 100, not {pay.meter_percent}")
+        elif percent and pay.meter_percent != percent:
+            bad((*path, "meter_percent"),
+                f"Maryland pays {percent}% of the meter on this hand, not {pay.meter_percent}%")
+    for hand in PayoutHand:
+        cents = w.envy_cents.of(hand)
+        if cents < 0:
+            bad((*root, "envy_cents", hand.value), f"must be 0 or more, not {cents}")
+        elif w.wager_cents == 500 and cents < MD_ENVY_5.get(hand, 0):
+            bad((*root, "envy_cents", hand.value),
+                f"Maryland pays an Envy Bonus of at least {MD_ENVY_5[hand]} cents on a $5 "
+                f"wager (MD Ch. 10 C(3)(c)), not {cents}")
+    _check_meter(w.meter, (*root, "meter"), MD_PAYOUT_METER_MIN, MD_PAYOUT_METER_MIN,
+                 "MD Ch. 10 C(2)", bad)

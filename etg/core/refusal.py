@@ -30,6 +30,9 @@ class Reason(Enum):
     INVALID_DRAW = "invalid_draw"
     ROUND_IN_PROGRESS = "round_in_progress"
     NO_CREDITS = "no_credits"
+    NOT_OFFERED = "not_offered"
+    WRONG_AMOUNT = "wrong_amount"
+    INITIAL_REQUIRED = "initial_required"  # MD Ch. 7 F(3)(a), F(4)
 
 
 class Refused(ValueError):

@@ -32,10 +32,16 @@ def compare(spot: Card, dealer: Card) -> Outcome:
 
 
 class WagerKind(Enum):
+    """What a payment settles. The spot wagers' values name their SpotWagers fields."""
+
     INITIAL = "initial"
     TIE = "tie"  # on the original deal (MD Ch. 7 F(2))
     WAR = "war"
     WAR_TIE = "war_tie"  # Tie Wager placed with the War Wager, on the War deal (MD Ch. 7 F(2))
+    PROGRESSIVE_PAYOUT = "progressive_payout"  # fixed odds of a Progressive Payout Hand
+    BONUS_SPIN = "bonus_spin"  # the seat's Bonus Spin wager: collected, wins paid as amounts
+    PROGRESSIVE = "progressive"  # a meter award (no stake of its own)
+    ENVY_BONUS = "envy_bonus"  # MD Ch. 9 J(4)(e): for another seat's qualifying hand
 
 
 class Result(Enum):

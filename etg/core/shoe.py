@@ -49,7 +49,7 @@ def draw_problem(rules: ShoeRules, draw: ShoeDraw) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: see etg.core.evolve
 class ShoeState:
     """The shoe in play: its draw, the next card's position, and what has happened."""
 

@@ -1,0 +1,158 @@
+"""The table's state: frozen values that :func:`etg.core.engine.apply` turns into new ones.
+
+Seats and spots are numbered from 1, at the dealer's far left (MD Ch. 8 F).
+Everything money is integer cents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from etg.core.cards import Card
+from etg.core.events import WagerSettled
+from etg.core.paytable import Decision, Paytable, ProgressiveLevel
+from etg.core.progressive import MeterState, initial_state
+from etg.core.settle import Outcome, compare
+from etg.core.shoe import ShoeState
+from etg.core.wheel import WheelStops
+
+
+class Phase(Enum):
+    IDLE = "idle"  # between rounds
+    BETTING = "betting"  # MD Ch. 7 C: wagers before "no more bets"
+    BETS_CLOSED = "bets_closed"  # MD Ch. 7 D: locked
+    DEALT = "dealt"  # original deal on the table (MD Ch. 8 F)
+    DECISIONS = "decisions"  # tie hands choose War or Surrender (MD Ch. 9 E)
+    WAR_PENDING = "war_pending"  # War Wagers placed, War deal due
+    WAR_DEALT = "war_dealt"  # War deal on the table (MD Ch. 9 H)
+    BONUS_SPIN = "bonus_spin"  # triggered: the wheel's stops are due (SPEC §3)
+    COMPLETE = "complete"
+    VOIDED = "voided"  # MD Ch. 11
+
+
+IN_PLAY = frozenset({Phase.BETS_CLOSED, Phase.DEALT, Phase.DECISIONS, Phase.WAR_PENDING,
+                     Phase.WAR_DEALT, Phase.BONUS_SPIN})
+VOIDABLE = IN_PLAY | {Phase.BETTING}
+LEVELS: tuple[ProgressiveLevel, ...] = tuple(ProgressiveLevel)
+
+
+@dataclass(frozen=True)  # no slots: see etg.core.evolve
+class SpotWagers:
+    """One seat's wagers on one spot; amounts still on the layout, in cents."""
+
+    initial: int = 0
+    tie: int = 0
+    war: int = 0
+    war_tie: int = 0
+    progressive_payout: int = 0
+    decision: Decision | None = None
+
+    @property
+    def on_table(self) -> int:
+        return self.initial + self.tie + self.war + self.war_tie + self.progressive_payout
+
+
+NO_WAGERS = SpotWagers()
+Grid = tuple[tuple[SpotWagers, ...], ...]  # [seat - 1][spot - 1]
+Meters = tuple[MeterState | None, ...]  # in LEVELS order; None: the paytable has no such meter
+
+
+@dataclass(frozen=True)  # no slots: see etg.core.evolve
+class Round:
+    """The round on the table: wagers, cards and what each seat has put in and taken out."""
+
+    number: int
+    wagers: Grid  # live: what is still at stake on the layout
+    placed: Grid  # the wagers as locked at No More Bets
+    spot_cards: tuple[Card | None, ...]
+    dealer_card: Card | None = None
+    war_cards: tuple[Card | None, ...] = ()
+    dealer_war_card: Card | None = None
+    staked: tuple[int, ...] = ()  # per seat: taken from credits this round
+    returned: tuple[int, ...] = ()  # per seat: credited back this round, winnings included
+    won: tuple[int, ...] = ()  # per seat: fixed-odds winnings paid (the payout limit's count)
+    results: tuple[WagerSettled, ...] = ()
+    bonus_spin: tuple[int, ...] = ()  # per seat: Bonus Spin wager still on the layout
+    bonus_placed: tuple[int, ...] = ()  # per seat: as locked at No More Bets
+    meters_before: Meters = ()  # the meters before this round's contributions, for a void
+    wheel: WheelStops | None = None
+
+
+@dataclass(frozen=True)  # no slots: see etg.core.evolve
+class TableState:
+    paytable: Paytable
+    phase: Phase
+    credits: tuple[int, ...]  # per seat
+    house: int  # the house's net win, cents
+    shoe: ShoeState | None
+    shuffle_due: bool
+    round: Round
+    last_bets: Grid  # the previous round's bets, for REPEAT
+    last_bonus: tuple[int, ...]  # the previous round's Bonus Spin wagers, for REPEAT
+    meters: Meters
+
+    @property
+    def on_table(self) -> int:
+        """Cents at stake on the layout."""
+        return (sum(w.on_table for row in self.round.wagers for w in row)
+                + sum(self.round.bonus_spin))
+
+    def meter(self, level: ProgressiveLevel) -> MeterState | None:
+        return self.meters[LEVELS.index(level)]
+
+    def seat_wagers(self, seat: int) -> tuple[SpotWagers, ...]:
+        return self.round.wagers[seat - 1]
+
+    def pending_decisions(self) -> tuple[tuple[int, int], ...]:
+        """(seat, spot) tie hands still waiting for War or Surrender, in settlement order."""
+        if self.phase is not Phase.DECISIONS:
+            return ()
+        return tuple(
+            (seat, spot) for seat, spot, w in settlement_order(self.round.wagers)
+            if w.initial and w.decision is None and is_tie(self.round, spot)
+        )
+
+
+def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None) -> TableState:
+    """A table between rounds with no shoe yet: the first command is a Shuffle.
+
+    Progressive meters start at their initial amounts (MD Ch. 10 C(2), D(3)(b)).
+    """
+    seats = paytable.seats
+    start = credits if credits is not None else (0,) * seats
+    if len(start) != seats:
+        raise ValueError(f"credits for {len(start)} seats, the paytable has {seats}")
+    meters = tuple(None if (rules := paytable.meter(level)) is None else initial_state(rules)
+                   for level in LEVELS)
+    return TableState(paytable, Phase.IDLE, start, 0, None, True, new_round(paytable, 1),
+                      empty_grid(paytable), (0,) * seats, meters)
+
+
+def new_round(p: Paytable, number: int) -> Round:
+    zeros = (0,) * p.seats
+    empty = empty_grid(p)
+    return Round(number, empty, empty, (None,) * p.spot_count, None, (None,) * p.spot_count,
+                 None, zeros, zeros, zeros, (), zeros, zeros)
+
+
+def empty_grid(p: Paytable) -> Grid:
+    row = (NO_WAGERS,) * p.spot_count
+    return (row,) * p.seats
+
+
+def settlement_order(grid: Grid) -> list[tuple[int, int, SpotWagers]]:
+    """Highest seat first (MD Ch. 9 A), then spot by spot; only spots with wagers."""
+    out: list[tuple[int, int, SpotWagers]] = []
+    for seat in range(len(grid), 0, -1):
+        row = grid[seat - 1]
+        if row.count(NO_WAGERS) == len(row):
+            continue
+        out.extend((seat, spot, w) for spot, w in enumerate(row, start=1) if w.on_table)
+    return out
+
+
+def is_tie(r: Round, spot: int) -> bool:
+    card = r.spot_cards[spot - 1]
+    return card is not None and r.dealer_card is not None and (
+        compare(card, r.dealer_card) is Outcome.TIE)
