@@ -28,7 +28,8 @@ from etg.config.validation import (
     validate,
 )
 from etg.config.yaml_source import Position, parse_yaml
-from etg.core.paytable import Limit, Paytable, Violation
+from etg.core.cards import Colour
+from etg.core.paytable import Limit, Paytable, ProgressiveLevel, Violation
 
 REPO = Path(__file__).resolve().parent.parent
 BAD = Path(__file__).resolve().parent / "data" / "paytables" / "bad"
@@ -42,6 +43,8 @@ def test_every_bad_file_has_its_expected_messages() -> None:
     files = {path.name for path in BAD.glob("*.yaml")} - {"EXPECTED.yaml"}
     assert files == set(EXPECTED)
     assert len(files) >= 18
+    # Bonus Spin Xtreme and Progressive Payout sections: one defect per file
+    assert len({name for name in files if name.startswith(("bonus-", "progressive-payout-"))}) >= 14
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -112,7 +115,7 @@ def test_all_problems_are_reported_sorted_by_line(
     with pytest.raises(ConfigError) as caught:
         load_paytable("many.yaml")
     assert str(caught.value).splitlines() == [
-        "many.yaml:4:5: id: expected a string, got 5",
+        "many.yaml:4:5: id: expected a string, got 5; quote it ('5') if it is meant as text",
         "many.yaml:10:3: shoe.decks: duplicate key 'decks' (first at line 9)",
         "many.yaml:24:15: payouts.war.pays: expected an integer, got 'one'",
         "many.yaml:33:3: timers.autoopen: unknown key 'autoopen'; did you mean 'auto_open'?",
@@ -188,6 +191,21 @@ def test_field_names_walk_the_dataclasses() -> None:
     assert hint_at(Cabinet, ("database",)) == str | None
 
 
+def test_field_names_walk_optional_sections_lists_and_tuples() -> None:
+    segment = ("bonus_spin", "community_ring", 3)
+    assert field_names(Paytable, segment) == (
+        "symbol", "weight", "pays_cents", "progressive", "meter_percent")
+    assert field_names(Paytable, ("bonus_spin", "trigger", 0)) == ("rank", "colour")
+    assert field_names(Paytable, ("progressive_payout", "pays", "tie")) == (
+        "pays", "to", "meter_percent")
+    assert hint_at(Paytable, (*segment, "pays_cents")) == tuple[int, ...] | None
+    assert hint_at(Paytable, (*segment, "pays_cents", 1)) is int
+    assert hint_at(Paytable, (*segment, "progressive")) == ProgressiveLevel | None
+    assert hint_at(Paytable, ("bonus_spin", "trigger", 0, "colour")) is Colour
+    assert hint_at(Paytable, ("bonus_spin", "secondary", "ceiling_cents")) == int | None
+    assert hint_at(Paytable, ("progressive_payout", "envy_cents", "tie")) is int
+
+
 # --- locations of keys and values -------------------------------------------------------------
 
 NESTED = b"""\
@@ -222,6 +240,17 @@ def test_absent_paths_are_placed_at_their_nearest_ancestor() -> None:
     assert locations.of_value(("top", "items", 5, "name")) == Position(6, 5)
     assert locations.of_value(("elsewhere",)) == Position(2, 1)
     assert locations.of_key(("top", "items", 1)) == Position(8, 7)  # list items have no key
+
+
+def test_a_block_collection_is_placed_at_its_key() -> None:
+    locations = parse_yaml(NESTED, "nested.yaml").locations
+    assert locations.of_value(("top", "inner")) == Position(4, 5)  # its first nested key
+    assert locations.of_entry(("top", "inner")) == Position(3, 3)  # "inner:", where one looks
+    assert locations.of_entry(("top", "items")) == Position(5, 3)
+    assert locations.of_entry(("top", "inner", "missing")) == Position(3, 3)
+    assert locations.of_entry(("top", "items", 1)) == Position(8, 7)  # a flow mapping: itself
+    assert locations.of_entry(("top", "inner", "leaf")) == Position(4, 11)  # a scalar: itself
+    assert locations.of_entry(()) == Position(2, 1)  # the document has no key
 
 
 def test_yaml_1_1_traps_stay_text() -> None:
@@ -287,6 +316,53 @@ def test_errors_in_list_items_are_located_by_index() -> None:
     ]
 
 
+def test_wrong_types_in_list_items_name_the_unit_and_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _edited('{symbol: "$600", weight: 5, pays_cents: [12000, 60000]}',
+                   '{symbol: 600, weight: 5, pays_cents: [12000, 600.0]}')
+    text = _edited("progressive: primary, meter_percent: [20, 100]",
+                   "progressive: Primary, meter_percent: [20.5, 100]", text)
+    text = _edited("suited_four_of_a_kind: 500000", "suited_four_of_a_kind: 5000.5", text)
+    (tmp_path / "types.yaml").write_text(text, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        load_paytable("types.yaml")
+    assert str(caught.value).splitlines() == [
+        "types.yaml:54:49: bonus_spin.hot_spot_ring.0.progressive: expected one of (primary, "
+        "secondary, progressive_payout) or null, got 'Primary'; did you mean 'primary'?",
+        "types.yaml:54:74: bonus_spin.hot_spot_ring.0.meter_percent.0: expected an integer "
+        "(percent), got 20.5",
+        "types.yaml:57:16: bonus_spin.hot_spot_ring.3.symbol: expected a string, got 600; "
+        "quote it ('600') if it is meant as text",
+        "types.yaml:57:52: bonus_spin.hot_spot_ring.3.pays_cents.1: expected an integer (cents), "
+        "got 600.0",
+        "types.yaml:81:28: progressive_payout.envy_cents.suited_four_of_a_kind: expected an "
+        "integer (cents), got 5000.5",
+    ]
+
+
+def test_a_problem_with_a_whole_section_points_at_its_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _edited("  trigger:                 # MD", "  triggers:                # MD")
+    (tmp_path / "section.yaml").write_text(text, "utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as caught:
+        load_paytable("section.yaml")
+    assert str(caught.value).splitlines() == [
+        "section.yaml:32:1: bonus_spin: missing required key 'trigger'",
+        "section.yaml:34:3: bonus_spin.triggers: unknown key 'triggers'; did you mean 'trigger'?",
+    ]
+
+
+def test_ceiling_null_means_no_ceiling() -> None:
+    bonus = load_paytable(MD5).paytable.bonus_spin
+    assert bonus is not None
+    assert bonus.primary.ceiling_cents is None
+    assert bonus.secondary.ceiling_cents == 2_500_000
+
+
 def test_rule_violations_in_list_items_are_located_by_index() -> None:
     text = b"segments:\n  - name: a\n    weight: 2\n  - name: b\n    weight: 0\n"
     with pytest.raises(ConfigError) as caught:
@@ -326,7 +402,8 @@ def test_cabinet_problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         load_cabinet(path)
     assert str(caught.value).splitlines() == [
         "cabinet.yaml:2:49: display.fullscren: unknown key 'fullscren'; did you mean 'fullscreen'?",
-        "cabinet.yaml:3:11: database: expected a string or null, got 5",
+        "cabinet.yaml:3:11: database: expected a string or null, got 5; quote it ('5') if it is "
+        "meant as text",
     ]
     path = _cabinet(tmp_path, (
         "active_paytable: paytables/nope.yaml\n"

@@ -38,7 +38,8 @@ def validate(document: YamlDocument, schema: type[T], rules: Rules[T] | None = N
     """``document`` as a ``schema`` instance; raises :class:`ConfigError` with every problem.
 
     ``rules`` run only once the types are right; their violations are placed
-    at the value their path names (or its nearest ancestor in the file).
+    at the value their path names (or its nearest ancestor in the file), or at
+    its key when that value is a block mapping or list on the lines below it.
     """
     problems = list(document.problems)
     try:
@@ -52,7 +53,7 @@ def validate(document: YamlDocument, schema: type[T], rules: Rules[T] | None = N
         ]
     else:
         for violation in _checked(rules, value):
-            where = document.locations.of_value(violation.path)
+            where = document.locations.of_entry(violation.path)
             problems.append(_problem(document, where, violation.path, violation.message))
     if problems:
         raise ConfigError(problems)
@@ -121,16 +122,16 @@ def _schema_problem(document: YamlDocument, schema: Any, details: ErrorDetails) 
         return _problem(document, document.locations.of_key(loc), loc, message)
     if kind in _MISSING_KEY and loc:
         parent = loc[:-1]
-        return _problem(document, document.locations.of_value(parent), parent,
+        return _problem(document, document.locations.of_entry(parent), parent,
                         f"missing required key '{loc[-1]}'")
     hint = hint_at(schema, loc)
     given = details.get("input")
     if kind in _WRONG_TYPE and hint is not None:
-        message = f"expected {_expected(hint, loc[-1] if loc else '')}, got {_show(given)}"
-        message += _enum_guess(hint, given)
+        message = f"expected {_expected(hint, _unit_key(loc))}, got {_show(given)}"
+        message += _enum_guess(hint, given) + _quote_hint(hint, given)
     else:
         message = f"{details['msg'][:1].lower()}{details['msg'][1:]}, got {_show(given)}"
-    return _problem(document, document.locations.of_value(loc), loc, message)
+    return _problem(document, document.locations.of_entry(loc), loc, message)
 
 
 def _expected(hint: Any, name: str | int) -> str:
@@ -160,15 +161,42 @@ def _expected(hint: Any, name: str | int) -> str:
 def _enum_guess(hint: Any, given: Any) -> str:
     inner = _optional_inner(hint)
     if isinstance(inner, type) and issubclass(inner, Enum) and isinstance(given, str):
-        guess = did_you_mean(given, [str(member.value) for member in inner])
+        values = [str(member.value) for member in inner]
+        same_letters = [value for value in values if value.lower() == given.strip().lower()]
+        guess = same_letters[0] if same_letters else did_you_mean(given, values)
         if guess is not None:
             return f"; did you mean '{guess}'?"
     return ""
 
 
+def _quote_hint(hint: Any, given: Any) -> str:
+    """For a number where text belongs (``rank: 10``, ``symbol: 600``): how to write the text."""
+    if _optional_inner(hint) is str and isinstance(given, int | float) \
+            and not isinstance(given, bool):
+        return f"; quote it ('{given}') if it is meant as text"
+    return ""
+
+
+def _unit_key(loc: KeyPath) -> str:
+    """The key whose name gives the unit of the value at ``loc``.
+
+    A value's own key (``min_cents``) or, for an item of a list or of a
+    mapping of amounts, the key of its container: ``pays_cents.1``,
+    ``envy_cents.suited_four_of_a_kind``, ``meter_percent.0``.
+    """
+    keys = [part for part in loc if isinstance(part, str)]
+    if not keys:
+        return ""
+    if not isinstance(loc[-1], str) or _unit(keys[-1]) or len(keys) < 2:
+        return keys[-1]
+    return keys[-2] if _unit(keys[-2]) else keys[-1]
+
+
 def _unit(name: str | int) -> str:
     if isinstance(name, str) and name.endswith("_cents"):
         return " (cents)"
+    if isinstance(name, str) and name.endswith("_percent"):
+        return " (percent)"
     if isinstance(name, str) and name.endswith("_s"):
         return " (seconds)"
     return ""

@@ -65,6 +65,20 @@ class Locations:
         found = self.keys.get(path)
         return found if found is not None else self.of_value(path)
 
+    def of_entry(self, path: KeyPath) -> Position:
+        """Where a problem with the value at ``path`` (or its nearest present ancestor) is shown.
+
+        That is the value, unless the value is a block mapping or list starting on
+        a later line than its key: then the value's place is its first nested key
+        or item, and the key line (``bonus_spin:``) is where the operator looks.
+        """
+        for end in range(len(path), -1, -1):
+            value = self.values.get(path[:end])
+            if value is not None:
+                key = self.keys.get(path[:end])
+                return key if key is not None and key.line < value.line else value
+        return Position(1, 1)
+
 
 @dataclass(frozen=True, slots=True)
 class YamlDocument:
