@@ -21,18 +21,21 @@ from etg.core.commands import (
     Decide,
     NextRound,
     OpenBets,
+    PlaceBonusSpin,
     PlaceWager,
     Settle,
     Shuffle,
     ShuffleReason,
+    Spin,
     WarDeal,
 )
-from etg.core.engine import Phase, TableState
 from etg.core.events import Event
 from etg.core.paytable import Decision, Layout, Paytable
 from etg.core.refusal import Refused
 from etg.core.rng import RandomSource
 from etg.core.shoe import draw_shoe
+from etg.core.state import Phase, TableState
+from etg.core.wheel import draw_stops
 
 Apply = Callable[[TableState, Command], tuple[TableState, list[Event]]]
 
@@ -47,6 +50,8 @@ class Bot:
     tie: int = 0
     decision: Decision = Decision.WAR
     war_tie: int = 0
+    progressive_payout: int = 0  # the fixed Progressive Payout Wager on each spot, or 0
+    bonus_spin: int = 0  # the Bonus Spin wager ($1 or $5), or 0
     top_up: int = 1_000_000  # cents cashed in whenever the seat runs short
 
     def bets(self) -> list[Command]:
@@ -55,30 +60,39 @@ class Bot:
             out.append(PlaceWager(self.seat, spot, BetKind.INITIAL, self.initial))
             if self.tie:
                 out.append(PlaceWager(self.seat, spot, BetKind.TIE, self.tie))
+            if self.progressive_payout:
+                out.append(PlaceWager(self.seat, spot, BetKind.PROGRESSIVE_PAYOUT,
+                                      self.progressive_payout))
+        if self.bonus_spin:
+            out.append(PlaceBonusSpin(self.seat, self.bonus_spin))
         return out
 
     @property
     def round_cost(self) -> int:
         """The most one round can take from the seat."""
-        per_spot = 2 * self.initial + self.tie + self.war_tie
-        return per_spot * len(self.spots)
+        per_spot = 2 * self.initial + self.tie + self.war_tie + self.progressive_payout
+        return per_spot * len(self.spots) + self.bonus_spin
 
 
 def standard_bots(paytable: Paytable) -> tuple[Bot, ...]:
     """Seat 1 always goes to War with a Tie Wager; seat 2 always surrenders.
 
     On a community layout both play the same spots, so one deal measures both
-    strategies; per seat, each plays its own hand.
+    strategies; per seat, each plays its own hand. Where the paytable offers
+    them, seat 1 also places the Progressive Payout Wager on each spot and the
+    largest Bonus Spin wager, seat 2 the smallest Bonus Spin wager.
     """
     unit_bet = paytable.limits.initial.min_cents
     tie_bet = paytable.limits.tie.min_cents
     war_tie = tie_bet if paytable.war_tie_wager else 0
+    payout = paytable.progressive_payout.wager_cents if paytable.progressive_payout else 0
+    bonus = paytable.bonus_spin.denominations_cents if paytable.bonus_spin else (0,)
     if paytable.layout is Layout.COMMUNITY:
         spots = tuple(range(1, paytable.max_spots_per_seat + 1))
-        return (Bot(1, spots, unit_bet, tie_bet, Decision.WAR, war_tie),
-                Bot(2, spots, unit_bet, 0, Decision.SURRENDER))
-    return (Bot(1, (1,), unit_bet, tie_bet, Decision.WAR, war_tie),
-            Bot(2, (2,), unit_bet, 0, Decision.SURRENDER))
+        return (Bot(1, spots, unit_bet, tie_bet, Decision.WAR, war_tie, payout, max(bonus)),
+                Bot(2, spots, unit_bet, 0, Decision.SURRENDER, bonus_spin=min(bonus)))
+    return (Bot(1, (1,), unit_bet, tie_bet, Decision.WAR, war_tie, payout, max(bonus)),
+            Bot(2, (2,), unit_bet, 0, Decision.SURRENDER, bonus_spin=min(bonus)))
 
 
 class RoundDriver:
@@ -125,6 +139,10 @@ class RoundDriver:
                     send(CloseDecisions())
             elif phase is Phase.WAR_PENDING:
                 send(WarDeal())
+            elif phase is Phase.BONUS_SPIN:
+                bonus = state.paytable.bonus_spin
+                assert bonus is not None
+                send(Spin(draw_stops(bonus, state.paytable.seats, self.source)))
             else:  # COMPLETE or VOIDED
                 send(NextRound())
                 return state, events

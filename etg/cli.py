@@ -88,7 +88,13 @@ def paytable() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
 def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
     """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid."""
-    from etg.math.exact import check_json, figure_rows, main_game_figures
+    from etg.math.exact import (
+        bonus_rtp_warnings,
+        check_json,
+        figure_rows,
+        main_game_figures,
+        side_wager_rows,
+    )
 
     valid: list[dict[str, Any]] = []
     invalid: list[dict[str, Any]] = []
@@ -101,15 +107,22 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
             if not as_json:
                 click.echo(str(error), err=True)
             continue
-        valid.append(check_json(loaded.paytable, str(path)))
+        sheet = check_json(loaded.paytable, str(path))
+        warnings = bonus_rtp_warnings(loaded.paytable)
+        sheet["warnings"] = warnings
+        valid.append(sheet)
         if not as_json:
             table = Table(title=f"{path}  ·  {loaded.paytable.id}  ·  {loaded.paytable.name}")
             for column in ("figure", "exact", "percent"):
                 table.add_column(column, justify="left" if column == "figure" else "right")
             for row in figure_rows(main_game_figures(loaded.paytable)):
                 table.add_row(*row)
+            for row in side_wager_rows(loaded.paytable):
+                table.add_row(*row)
             console.print(table)
             console.print(f"sha256 {loaded.sha256}")
+            for warning in warnings:
+                click.echo(f"{path}: warning: {warning}", err=True)
     if as_json:
         out: dict[str, Any] = {"paytables": valid}
         if invalid:
@@ -132,12 +145,14 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
-    from etg.math.engine_sim import compare, simulate_engine
+    from etg.math.engine_sim import compare, side_exact, simulate_engine
     from etg.math.exact import check_json
     from etg.math.vector_sim import simulate_main_game
 
     loaded = _load_or_exit(file)
     exact = _exact_figures(check_json(loaded.paytable, str(file)))
+    if mode == "engine":
+        exact.update(side_exact(loaded.paytable))
     simulate = simulate_engine if mode == "engine" else simulate_main_game
     if as_json or not sys.stderr.isatty():
         result = simulate(loaded.paytable, rounds, seed)

@@ -34,8 +34,26 @@ def test_paytable_check_json_gives_the_exact_figures_in_spec_shape() -> None:
     assert wagers["initial"]["house_edge_war"] == float(Fraction(23138, 993023))
     assert wagers["tie"]["house_edge"] == float(Fraction(58, 311))
     assert wagers["war_tie_probability"] == float(Fraction(1181, 15965))
-    assert wagers["bonus_spin"] is None and wagers["progressive_payout"] is None
     assert sheet["exact"]["house_edge_war"] == "23138/993023"
+    # MD Ch. 7 F(4): a red Ace is 2 of the 52 faces
+    assert wagers["bonus_spin"]["trigger_probability"] == float(Fraction(1, 26))
+    hands = wagers["progressive_payout"]["hands"]
+    assert list(hands) == ["suited_four_of_a_kind", "suited_double_tie", "four_of_a_kind",
+                           "double_tie", "suited_tie", "tie"]
+    # every tie makes exactly one hand (War on every tie): the six partition P(tie) = 23/311
+    exact = sheet["exact"]
+    hand_fractions = [Fraction(value) for key, value in exact.items()
+                      if key.startswith("progressive_payout.hands.")]
+    assert len(hand_fractions) == 6 and sum(hand_fractions) == Fraction(23, 311)
+    assert 0 < wagers["progressive_payout"]["rtp_at_reset"] < 1
+
+
+def test_paytable_check_json_has_no_side_wagers_where_none_are_offered() -> None:
+    code, out, _ = invoke("paytable", "check", str(ROOT / "config" / "paytables" / "pennsylvania.yaml"),
+                          "--json")
+    assert code == 0
+    wagers = json.loads(out)["paytables"][0]["wagers"]
+    assert wagers["bonus_spin"] is None and wagers["progressive_payout"] is None
 
 
 def test_paytable_check_refuses_an_invalid_file_with_its_location() -> None:
@@ -61,9 +79,12 @@ def test_sim_json_reports_each_figure_beside_the_exact_one() -> None:
     tie = data["figures"]["tie_probability"]
     assert tie["exact"] == float(Fraction(23, 311))
     assert tie["low"] < tie["measured"] < tie["high"]
-    assert set(data["figures"]) == {"tie_probability", "war_tie_probability", "house_edge_war",
-                                    "house_edge_surrender", "tie_house_edge",
-                                    "war_tie_wager_house_edge"}
+    assert set(data["figures"]) == {
+        "tie_probability", "war_tie_probability", "house_edge_war", "house_edge_surrender",
+        "tie_house_edge", "war_tie_wager_house_edge", "trigger_probability",
+        "bonus_spin_rtp_fixed_100", "bonus_spin_rtp_fixed_500", "progressive_payout_rtp_fixed",
+        "hand_suited_four_of_a_kind", "hand_suited_double_tie", "hand_four_of_a_kind",
+        "hand_double_tie", "hand_suited_tie", "hand_tie"}
 
 
 def test_sim_on_an_invalid_file_exits_2() -> None:
@@ -91,3 +112,22 @@ def test_readme_documents_every_command() -> None:
     readme = (ROOT / "README.md").read_text()
     for name in main.commands:  # type: ignore[attr-defined]
         assert f"etg {name}" in readme, f"README does not mention `etg {name}`"
+
+
+def test_paytable_check_warns_when_the_bonus_spin_return_leaves_the_operators_band(
+    tmp_path: Path,
+) -> None:
+    # SPEC §3: the validator warns outside an operator-set band; it does not refuse
+    text = MD5.read_text(encoding="utf-8")
+    assert text.count("rtp_band: {min: 0.80, max: 0.95}") == 1
+    narrow = tmp_path / "narrow-band.yaml"
+    narrow.write_text(text.replace("rtp_band: {min: 0.80, max: 0.95}",
+                                   "rtp_band: {min: 0.92, max: 0.95}"), encoding="utf-8")
+    code, out, err = invoke("paytable", "check", str(narrow))
+    assert code == 0
+    assert err.count(f"{narrow}: warning: ") == 2  # $1 (89.55 %) and $5 (91.15 %)
+    code, out, _ = invoke("paytable", "check", str(narrow), "--json")
+    assert code == 0
+    assert len(json.loads(out)["paytables"][0]["warnings"]) == 2
+    code, out, _ = invoke("paytable", "check", str(MD5), "--json")
+    assert json.loads(out)["paytables"][0]["warnings"] == []

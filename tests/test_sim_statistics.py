@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from etg.config.loader import load_paytable
-from etg.math.engine_sim import compare, simulate_engine
+from etg.math.engine_sim import compare, side_exact, simulate_engine
 from etg.math.exact import main_game_figures
 from etg.math.vector_sim import simulate_main_game
 
@@ -35,6 +35,12 @@ def test_engine_sim_of_200000_rounds_agrees_with_the_exact_figures() -> None:
     outside = [(name, value, e) for name, value, e, ok in rows if not ok]
     assert outside == []
     assert result.house_edge_war.half_width < 0.005  # the run is long enough to mean something
+    # Issue 3: the trigger, each Progressive Payout Hand and the fixed side-wager returns
+    side = compare(result, side_exact(load_paytable(path).paytable))
+    assert {name for name, *_ in side} == set(side_exact(load_paytable(path).paytable))
+    assert len(side) == 10
+    assert [(name, value, e) for name, value, e, ok in side if not ok] == []
+    assert result.side["hand_tie"].half_width < 0.002
 
 
 @pytest.mark.slow

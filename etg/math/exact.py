@@ -41,6 +41,11 @@ always-Surrender. The Tie Wager edges are per unit of the Tie Wager.
 The three War forms (Initial pushed, Initial forfeited, dealer matched) give
 +1 / +2 Initial Wagers on a War win / War tie with their shipped odds, hence
 the same edges; nothing here special-cases a form.
+
+The side wagers have their own modules, on the same four-card argument:
+:mod:`etg.math.bonus` (Bonus Spin Xtreme) and :mod:`etg.math.progressive_payout`
+(Progressive Payout Wager). :func:`check_json`, :func:`side_wager_rows` and
+:func:`bonus_rtp_warnings` put their figures beside the main game's.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
-from etg.core.paytable import Paytable
+from etg.core.paytable import PayoutHand, Paytable
 from etg.core.settle import (
     Outcome,
     Payment,
@@ -60,6 +65,8 @@ from etg.core.settle import (
     settle_surrender,
     settle_war,
 )
+from etg.math.bonus import BonusSpinFigures, DenominationFigures, bonus_spin_figures
+from etg.math.progressive_payout import ProgressivePayoutFigures, progressive_payout_figures
 
 RANK_COUNT = 13
 SUITS_PER_DECK = 4
@@ -187,12 +194,29 @@ def exact_stake(paytable: Paytable) -> int:
 def check_json(paytable: Paytable, file: str) -> dict[str, Any]:
     """One paytable's entry of ``etg paytable check --json`` (SPEC §9), plus ``exact``.
 
-    Probabilities and edges are floats as fractions (0.0233, not 2.33). ``exact``
-    maps every Fraction figure of :class:`MainGameFigures` to ``"p/q"`` so that a
-    test lab can check the exact values. ``bonus_spin`` and ``progressive_payout``
-    stay ``None`` until those wagers have their own math.
+    Probabilities, edges and RTPs are floats as fractions (0.0233, not 2.33).
+    ``exact`` maps every Fraction figure to ``"p/q"`` so that a test lab can
+    check the exact values: the main game's by their :class:`MainGameFigures`
+    names, the side wagers' under dotted keys (``"bonus_spin.500.rtp_fixed"``,
+    ``"progressive_payout.hands.tie"``, ...), present only when offered.
+
+    ``bonus_spin`` carries SPEC §9's keys for the largest denomination ($5 in
+    Maryland, the one Maryland's paytable prints), ``rtp_at_reset`` beside them,
+    and every denomination under ``by_denomination`` keyed by its cents;
+    ``progressive_payout`` the hands, the RTP at the reset meter and the
+    break-even meter. Each stays ``None`` when the paytable has no such wager.
     """
     f = main_game_figures(paytable)
+    exact: dict[str, str | None] = {
+        name: None if value is None else _text(value) for name, value in _fraction_figures(f)
+    }
+    bonus = bonus_spin_figures(paytable)
+    payout = progressive_payout_figures(paytable)
+    if bonus is not None:
+        exact.update((f"bonus_spin.{name}", _text(value)) for name, value in _bonus_exact(bonus))
+    if payout is not None:
+        exact.update((f"progressive_payout.{name}", _text(value))
+                     for name, value in _payout_exact(payout))
     return {
         "file": file,
         "id": paytable.id,
@@ -205,14 +229,71 @@ def check_json(paytable: Paytable, file: str) -> dict[str, Any]:
             "tie": {"house_edge": float(f.tie_house_edge)},
             "war_tie_probability": float(f.war_tie_probability),
             "tie_probability": float(f.tie_probability),
-            "bonus_spin": None,
-            "progressive_payout": None,
+            "bonus_spin": None if bonus is None else _bonus_json(bonus),
+            "progressive_payout": None if payout is None else _payout_json(payout),
         },
-        "exact": {
-            name: None if value is None else f"{value.numerator}/{value.denominator}"
-            for name, value in _fraction_figures(f)
-        },
+        "exact": exact,
     }
+
+
+def _text(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _denomination_json(d: DenominationFigures) -> dict[str, float]:
+    return {
+        "rtp_fixed": float(d.rtp_fixed),
+        "rtp_with_progressive": float(d.rtp_with_progressive),
+        "rtp_at_reset": float(d.rtp_at_reset),
+        "rtp_community": float(d.rtp_community),
+        "rtp_hot_spot_fixed": float(d.rtp_hot_spot_fixed),
+        "rtp_progressive_at_reset": float(d.rtp_progressive_at_reset),
+        "rtp_progressive_long_run": float(d.rtp_progressive_long_run),
+        **{f"{m.level.value}_hit_probability": float(m.hit_probability) for m in d.meters},
+    }
+
+
+def _bonus_json(b: BonusSpinFigures) -> dict[str, Any]:
+    top = b.largest
+    return {
+        "trigger_probability": float(b.trigger_probability),
+        "rtp_fixed": float(top.rtp_fixed),
+        "rtp_with_progressive": float(top.rtp_with_progressive),
+        "rtp_at_reset": float(top.rtp_at_reset),
+        "denomination_cents": top.wager_cents,
+        "seats": b.seats,
+        "by_denomination": {str(d.wager_cents): _denomination_json(d)
+                            for d in b.denominations},
+    }
+
+
+def _bonus_exact(b: BonusSpinFigures) -> list[tuple[str, Fraction]]:
+    out = [("trigger_probability", b.trigger_probability)]
+    for d in b.denominations:
+        for name in ("rtp_fixed", "rtp_at_reset", "rtp_with_progressive"):
+            out.append((f"{d.wager_cents}.{name}", getattr(d, name)))
+    return out
+
+
+def _payout_json(w: ProgressivePayoutFigures) -> dict[str, Any]:
+    return {
+        "hands": {hand.value: {"probability": float(p)} for hand, p in w.hands.items()},
+        "rtp_at_reset": float(w.rtp_at_reset),
+        "break_even_meter_cents": w.break_even_meter_cents,
+        "rtp_fixed": float(w.rtp_fixed),
+        "rtp_long_run": float(w.rtp_long_run),
+        "envy_rtp_per_other_wager": float(w.envy_rtp_per_other),
+        "wager_cents": w.wager_cents,
+    }
+
+
+def _payout_exact(w: ProgressivePayoutFigures) -> list[tuple[str, Fraction]]:
+    out = [(f"hands.{hand.value}", p) for hand, p in w.hands.items()]
+    out += [("rtp_at_reset", w.rtp_at_reset), ("rtp_long_run", w.rtp_long_run),
+            ("envy_rtp_per_other_wager", w.envy_rtp_per_other)]
+    if w.break_even_meter is not None:
+        out.append(("break_even_meter", w.break_even_meter))
+    return out
 
 
 def format_fraction_percent(value: Fraction, digits: int = 4) -> str:
@@ -238,6 +319,83 @@ def figure_rows(figures: MainGameFigures) -> list[tuple[str, str, str]]:
             rows.append((label, f"{value.numerator}/{value.denominator}",
                          format_fraction_percent(value)))
     return rows
+
+
+def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
+    """(label, exact, percent or amount) rows of the Bonus Spin and Progressive Payout figures.
+
+    Empty when the paytable offers neither; printed after :func:`figure_rows`.
+    Hand probabilities assume War on every tie (:mod:`etg.math.progressive_payout`);
+    long-run RTPs take the meters at their mean with every wager of that kind
+    and denomination (:mod:`etg.math.bonus`).
+    """
+    rows: list[tuple[str, str, str]] = []
+
+    def row(label: str, value: Fraction) -> None:
+        rows.append((label, _text(value), format_fraction_percent(value)))
+
+    bonus = bonus_spin_figures(paytable)
+    if bonus is not None:
+        row("Bonus Spin: trigger (designated dealer card)", bonus.trigger_probability)
+        row(f"Bonus Spin: this seat is the Hot Spot ({bonus.seats} seats)",
+            bonus.hot_spot_probability)
+        for d in bonus.denominations:
+            name = f"Bonus Spin {format_cents(d.wager_cents)}"
+            row(f"{name}: RTP, fixed pays", d.rtp_fixed)
+            row(f"{name}: RTP, progressives at reset", d.rtp_at_reset)
+            row(f"{name}: RTP, progressives at their mean (long run)", d.rtp_with_progressive)
+    payout = progressive_payout_figures(paytable)
+    if payout is not None:
+        for hand, p in payout.hands.items():
+            row(f"Progressive Payout: {_HAND_NAMES[hand]} (War on every tie)", p)
+        row("Progressive Payout: RTP, meter at reset", payout.rtp_at_reset)
+        row("Progressive Payout: RTP, meter at its mean (long run)", payout.rtp_long_run)
+        row("Progressive Payout: Envy Bonus RTP per other seat's wager",
+            payout.envy_rtp_per_other)
+        if payout.break_even_meter is not None and payout.break_even_meter_cents is not None:
+            rows.append(("Progressive Payout: break-even meter", _text(payout.break_even_meter),
+                         format_cents(payout.break_even_meter_cents)))
+    return rows
+
+
+def bonus_rtp_warnings(paytable: Paytable) -> list[str]:
+    """Why a Bonus Spin denomination's long-run RTP lies outside the paytable's ``rtp_band``.
+
+    The band is the operator's (SPEC §3: the validator warns, it does not
+    refuse); the figure is the RTP with the meters at their mean, compared
+    exactly with the band's decimal bounds.
+    """
+    bonus = bonus_spin_figures(paytable)
+    if bonus is None or paytable.bonus_spin is None:
+        return []
+    band = paytable.bonus_spin.rtp_band
+    low, high = Fraction(repr(band.min)), Fraction(repr(band.max))
+    out: list[str] = []
+    for d in bonus.denominations:
+        rtp = d.rtp_with_progressive
+        if not low <= rtp <= high:
+            out.append(
+                f"bonus_spin: the {format_cents(d.wager_cents)} wager returns "
+                f"{format_fraction_percent(rtp, 2)} with the meters at their mean, outside "
+                f"the band {format_fraction_percent(low, 2)} to "
+                f"{format_fraction_percent(high, 2)} (rtp_band)")
+    return out
+
+
+def format_cents(cents: int) -> str:
+    """``cents`` as dollars, e.g. ``"$5"``, ``"$457,450"``, ``"$0.50"``."""
+    dollars, rest = divmod(cents, 100)
+    return f"${dollars:,}" if not rest else f"${dollars:,}.{rest:02d}"
+
+
+_HAND_NAMES: dict[PayoutHand, str] = {
+    PayoutHand.SUITED_FOUR_OF_A_KIND: "Suited Four-of-a-Kind",
+    PayoutHand.SUITED_DOUBLE_TIE: "Suited Double Tie",
+    PayoutHand.FOUR_OF_A_KIND: "Four-of-a-Kind",
+    PayoutHand.DOUBLE_TIE: "Double Tie",
+    PayoutHand.SUITED_TIE: "Suited Tie",
+    PayoutHand.TIE: "Tie",
+}
 
 
 _LABELS: dict[str, str] = {

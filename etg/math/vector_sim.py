@@ -30,21 +30,39 @@ classes, and every figure's running sum and sum of squares is the histogram
 times the table (:meth:`etg.math.stats.RunningMean.add_counts`).
 
 The result is a deterministic function of (paytable, rounds, seed, chunk).
+
+The side wagers
+---------------
+:func:`simulate_side_wagers` draws the same four cards *with suits*: within
+each rank's block, positions are laid out suit by suit (``decks`` cards each),
+so ``position // decks`` is the card's face in :attr:`etg.core.cards.Card.index`
+order. It measures the Bonus Spin trigger (the dealer's card), each
+Progressive Payout Hand with War on every tie (:func:`payout_hand_codes`, the
+rules of :func:`etg.core.hands.payout_hand` on whole arrays), and both wagers'
+returns with the meters at reset, for one seat, the wheel's three rings drawn
+with the weights :func:`etg.core.wheel.draw_stops` uses (each ring uniform over
+its total weight, the Seat ring over the paytable's seats). Hit frequencies
+get Wilson score intervals (:func:`proportion_estimate`), which keep their
+coverage for a hand seen only a few dozen times in millions of rounds (the
+Suited Four-of-a-Kind, about 2 in a million), where the normal approximation
+of :class:`~etg.math.stats.RunningMean` does not.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from etg.core.paytable import Paytable
+from etg.core.paytable import PayoutHand, Paytable, WheelSegment
 from etg.core.settle import Outcome
+from etg.math.bonus import trigger_faces
 from etg.math.exact import RANK_COUNT, SUITS_PER_DECK, main_game_nets
-from etg.math.stats import Estimate, RunningMean
+from etg.math.stats import Z99, Estimate, RunningMean
 
 OUTCOME_CODE: dict[Outcome, int] = {Outcome.LOWER: 0, Outcome.HIGHER: 1, Outcome.TIE: 2}
 CLASS_COUNT = 9  # 3 original outcomes x 3 War outcomes
@@ -68,6 +86,8 @@ class SimResult:
     house_edge_surrender: Estimate
     tie_house_edge: Estimate
     war_tie_wager_house_edge: Estimate | None
+    # side-wager figures by name (engine mode), compared with the same names' exact values
+    side: dict[str, Estimate] = field(default_factory=dict)
 
     @property
     def rounds_per_second(self) -> float:
@@ -239,3 +259,182 @@ def _outcome_codes(spot: npt.NDArray[np.int32],
     codes: npt.NDArray[np.int8] = (spot > dealer).astype(np.int8)
     codes[spot == dealer] = 2
     return codes
+
+
+HAND_CODES: dict[PayoutHand, int] = {hand: code for code, hand in enumerate(PayoutHand)}
+NO_HAND = len(HAND_CODES)  # the code of four cards that make no Progressive Payout Hand
+
+
+@dataclass(frozen=True)
+class SideWagerSimResult:
+    """Measured side-wager figures with their 99 % intervals, over ``rounds`` rounds of one spot.
+
+    ``hands`` (War on every tie) are always measured: they are properties of
+    the cards. ``trigger_probability`` and ``bonus_rtp_at_reset`` (per
+    denomination in cents, one seat holding the wager) are None / empty without
+    a Bonus Spin, ``progressive_payout_rtp_at_reset`` None without that wager.
+    """
+
+    rounds: int
+    seconds: float
+    hands: dict[PayoutHand, Estimate]
+    trigger_probability: Estimate | None
+    bonus_rtp_at_reset: dict[int, Estimate]
+    progressive_payout_rtp_at_reset: Estimate | None
+
+
+def simulate_side_wagers(
+    paytable: Paytable,
+    rounds: int,
+    seed: int,
+    chunk: int = 1_000_000,
+    progress: Callable[[int], None] | None = None,
+) -> SideWagerSimResult:
+    """Deal ``rounds`` rounds of one spot's four cards with suits and spin the wheel when due.
+
+    The Bonus Spin wager is held by seat 1 in every denomination at once (each
+    measured apart, on the same stops); the Hot Spot ring's meters stand at
+    their reset amounts. ``progress(done)`` is called after each chunk.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be positive, not {rounds}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be positive, not {chunk}")
+    rng = np.random.default_rng(seed)
+    decks = paytable.shoe.decks
+    bonus = paytable.bonus_spin
+    designated = np.zeros(52, dtype=bool)
+    if bonus is not None:
+        designated[list(trigger_faces(bonus))] = True
+    wheel = _WheelTables(paytable) if bonus is not None else None
+    histogram = np.zeros(NO_HAND + 1, dtype=np.int64)
+    triggers = 0
+    bonus_acc = {cents: RunningMean() for cents in (bonus.denominations_cents if bonus else ())}
+    start = time.perf_counter()
+    done = 0
+    while done < rounds:
+        n = min(chunk, rounds - done)
+        faces = draw_faces(rng, decks, n)
+        histogram += np.bincount(payout_hand_codes(faces), minlength=NO_HAND + 1)
+        if wheel is not None:
+            triggered = int(np.count_nonzero(designated[faces[1]]))
+            triggers += triggered
+            wheel.spin(rng, triggered, n, bonus_acc)
+        done += n
+        if progress is not None:
+            progress(done)
+    seconds = time.perf_counter() - start
+    counts = [int(c) for c in histogram]
+    payout_rtp: Estimate | None = None
+    if paytable.progressive_payout is not None:
+        acc = RunningMean()
+        acc.add_counts(_payout_returns(paytable), counts)
+        payout_rtp = acc.estimate()
+    return SideWagerSimResult(
+        rounds=rounds,
+        seconds=seconds,
+        hands={hand: proportion_estimate(counts[code], rounds)
+               for hand, code in HAND_CODES.items()},
+        trigger_probability=proportion_estimate(triggers, rounds) if bonus is not None else None,
+        bonus_rtp_at_reset={cents: acc.estimate() for cents, acc in bonus_acc.items()},
+        progressive_payout_rtp_at_reset=payout_rtp,
+    )
+
+
+def draw_faces(rng: np.random.Generator, decks: int, n: int) -> npt.NDArray[np.int32]:
+    """Faces 0..51 (:attr:`etg.core.cards.Card.index`) of spot, dealer, spot War, dealer War.
+
+    Shape ``(4, n)``, drawn as :func:`draw_ranks` draws, without replacement
+    from a full shoe; each face stands ``decks`` times in the shoe.
+    """
+    positions = draw_positions(rng, RANK_COUNT * SUITS_PER_DECK * decks, n)
+    positions //= decks
+    return positions
+
+
+def payout_hand_codes(faces: npt.NDArray[np.int32]) -> npt.NDArray[np.int8]:
+    """Each column's Progressive Payout Hand code (:data:`HAND_CODES`, :data:`NO_HAND`).
+
+    The rules of :func:`etg.core.hands.payout_hand` with War on every tie,
+    written from the lowest hand up so that each higher one overwrites it: the
+    same precedence, tested case by case against that function.
+    """
+    spot, dealer, war_spot, war_dealer = faces
+    tie = spot // SUITS_PER_DECK == dealer // SUITS_PER_DECK
+    suited = spot == dealer  # same rank and suit: the same face
+    double = tie & (war_spot // SUITS_PER_DECK == war_dealer // SUITS_PER_DECK)
+    war_suited = war_spot == war_dealer
+    codes = np.full(spot.shape, NO_HAND, dtype=np.int8)
+    codes[tie] = HAND_CODES[PayoutHand.TIE]
+    codes[tie & suited] = HAND_CODES[PayoutHand.SUITED_TIE]
+    codes[double] = HAND_CODES[PayoutHand.DOUBLE_TIE]
+    codes[double & (war_spot // SUITS_PER_DECK == spot // SUITS_PER_DECK)] = (
+        HAND_CODES[PayoutHand.FOUR_OF_A_KIND])
+    both_suited = double & suited & war_suited
+    codes[both_suited] = HAND_CODES[PayoutHand.SUITED_DOUBLE_TIE]
+    codes[both_suited & (war_spot == spot)] = HAND_CODES[PayoutHand.SUITED_FOUR_OF_A_KIND]
+    return codes
+
+
+def proportion_estimate(hits: int, n: int, z: float = Z99) -> Estimate:
+    """A proportion ``hits / n`` with its Wilson score interval (99 % by default).
+
+    Unlike the Wald interval it never collapses to a point at 0 or 1 hits and
+    keeps close to its nominal coverage for rare events.
+    """
+    if n < 1:
+        return Estimate(math.nan, -math.inf, math.inf, n)
+    p = hits / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+class _WheelTables:
+    """The rings as cumulative weights and per-column pays, meters at reset, for one seat."""
+
+    def __init__(self, paytable: Paytable) -> None:
+        bonus = paytable.bonus_spin
+        assert bonus is not None
+        self.seats = paytable.seats
+        self.denominations = bonus.denominations_cents
+        self.community_cum = np.cumsum([s.weight for s in bonus.community_ring])
+        self.hot_cum = np.cumsum([s.weight for s in bonus.hot_spot_ring])
+        self.community = [np.array([s.pay_cents(c) for s in bonus.community_ring],
+                                   dtype=np.float64) for c in range(len(self.denominations))]
+
+        def at_reset(segment: WheelSegment, column: int) -> int:
+            if segment.progressive is None or segment.meter_percent is None:
+                return segment.pay_cents(column)
+            reset = bonus.meter(segment.progressive).reset_cents
+            return reset * segment.meter_percent[column] // 100
+
+        self.hot = [np.array([at_reset(s, c) for s in bonus.hot_spot_ring], dtype=np.float64)
+                    for c in range(len(self.denominations))]
+
+    def spin(self, rng: np.random.Generator, triggered: int, n: int,
+             acc: dict[int, RunningMean]) -> None:
+        """Spin the wheel for the ``triggered`` of ``n`` rounds; the others return 0."""
+        community = np.searchsorted(
+            self.community_cum, rng.integers(0, self.community_cum[-1], triggered), side="right")
+        hot_seat = rng.integers(0, self.seats, triggered) == 0  # seat 1 is the Hot Spot
+        hot = np.searchsorted(self.hot_cum, rng.integers(0, self.hot_cum[-1], triggered),
+                              side="right")
+        for column, cents in enumerate(self.denominations):
+            won = self.community[column][community] + hot_seat * self.hot[column][hot]
+            acc[cents].add_many(won / cents)
+            acc[cents].add_counts([0.0], [n - triggered])
+
+
+def _payout_returns(paytable: Paytable) -> list[float]:
+    """Return per unit of the Progressive Payout Wager by hand code, meter at reset."""
+    rules = paytable.progressive_payout
+    assert rules is not None
+    out = [0.0] * (NO_HAND + 1)
+    for hand, code in HAND_CODES.items():
+        pay = rules.pays.of(hand)
+        cents = (rules.wager_cents + rules.wager_cents * pay.pays // pay.to
+                 + rules.meter.reset_cents * pay.meter_percent // 100)
+        out[code] = cents / rules.wager_cents
+    return out

@@ -6,19 +6,24 @@ what was paid) comes from the engine's events.
 
 from __future__ import annotations
 
-from etg.core.engine import Phase, TableState
 from etg.core.events import (
     BetsClosed,
     BetsOpened,
+    BonusSpinTriggered,
     CardsBurned,
     CutCardOut,
     DecisionMade,
+    EnvyBonus,
     Event,
+    PayoutHandMade,
+    ProgressiveAwarded,
     RoundComplete,
     RoundVoided,
     ShoeShuffled,
     WagerSettled,
+    WheelStopped,
 )
+from etg.core.state import LEVELS, Phase, TableState
 
 STATUS = {
     Phase.IDLE: "WAITING FOR THE DEALER",
@@ -28,6 +33,7 @@ STATUS = {
     Phase.DECISIONS: "TIE! WAR OR SURRENDER?",
     Phase.WAR_PENDING: "WAR",
     Phase.WAR_DEALT: "WAR",
+    Phase.BONUS_SPIN: "BONUS SPIN!",
     Phase.COMPLETE: "ROUND COMPLETE",
     Phase.VOIDED: "ROUND VOID",
 }
@@ -57,10 +63,19 @@ def render_table(state: TableState, demo: bool = False) -> str:
         text = f"{spot}:{card if card else '--'}"
         spots.append(text + (f"/{war_card}" if war_card else ""))
     lines.append("spots   " + "  ".join(spots))
+    meters = [f"{level.value.replace('_', ' ')} {money(m.cents)}"
+              for level, m in zip(LEVELS, state.meters, strict=True) if m is not None]
+    if meters:
+        lines.append("meters  " + "  ·  ".join(meters))
+    betting = state.phase is Phase.BETTING
     for seat in range(1, p.seats + 1):
-        row = r.placed[seat - 1] if state.phase is not Phase.BETTING else r.wagers[seat - 1]
+        row = r.wagers[seat - 1] if betting else r.placed[seat - 1]
+        bonus = (r.bonus_spin if betting else r.bonus_placed)[seat - 1]
         bets = [f"spot {spot} {money(w.initial)}" + (f" +tie {money(w.tie)}" if w.tie else "")
+                + (f" +progressive {money(w.progressive_payout)}" if w.progressive_payout else "")
                 for spot, w in enumerate(row, start=1) if w.initial]
+        if bonus:
+            bets.append(f"Bonus Spin {money(bonus)}")
         if bets or state.credits[seat - 1]:
             lines.append(f"seat {seat}  credits {money(state.credits[seat - 1]):>12}  "
                          + ("; ".join(bets) if bets else "no wagers"))
@@ -85,8 +100,22 @@ def describe(event: Event) -> str | None:
     if isinstance(event, WagerSettled):
         p = event.payment
         capped = f", {money(event.capped)} over the limit" if event.capped else ""
-        return (f"seat {event.seat} spot {event.spot} {p.kind.value} {money(p.stake)}: "
+        where = f" spot {event.spot}" if event.spot else ""
+        return (f"seat {event.seat}{where} {p.kind.value.replace('_', ' ')} {money(p.stake)}: "
                 f"{p.result.value}, paid {money(event.paid)}{capped}")
+    if isinstance(event, PayoutHandMade):
+        return f"seat {event.seat} spot {event.spot}: {event.hand.value.replace('_', ' ')}"
+    if isinstance(event, EnvyBonus):
+        return (f"seat {event.seat}: Envy Bonus for seat {event.holder_seat}'s "
+                f"{event.hand.value.replace('_', ' ')}")
+    if isinstance(event, ProgressiveAwarded):
+        return (f"seat {event.seat} wins {money(event.amount)} from the "
+                f"{event.level.value.replace('_', ' ')} meter")
+    if isinstance(event, BonusSpinTriggered):
+        return f"BONUS SPIN! the dealer's {event.card} triggers the wheel"
+    if isinstance(event, WheelStopped):
+        return (f"wheel: community {event.community_symbol}, hot spot seat {event.stops.seat} "
+                f"{event.hot_spot_symbol}")
     if isinstance(event, RoundComplete):
         nets = ", ".join(f"seat {i} {money(n)}" for i, n in enumerate(event.net, start=1) if n)
         return f"round {event.round_number} complete" + (f": {nets}" if nets else "")
