@@ -12,15 +12,21 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Table as Table_
 
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
+from etg.core.events import Event
+from etg.core.state import TableState
+
+if TYPE_CHECKING:
+    from etg.ledger.store import Ledger
+    from etg.table import Table
 
 INVALID = 2
 
@@ -37,42 +43,203 @@ def main() -> None:
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Configuration directory with cabinet.yaml and paytables/ "
                    "(default: the shipped config/).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Ledger file (default: the demo ledger in the per-user data directory).")
 @click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
               help="Rounds to play before exiting.")
 @click.option("--seed", type=int, default=None,
               help="Seed the bots' shoe (reproducible demo); default: the CSPRNG.")
-def run(config_dir: Path | None, rounds: int, seed: int | None) -> None:
-    """Run the table with the active paytable, bot players at the seats.
+def run(config_dir: Path | None, db_path: Path | None, rounds: int, seed: int | None) -> None:
+    """Run the table with the active paytable, bot players at the seats (DEMO).
 
     This release shows the table as text; the full-screen kiosk comes with the
-    kiosk release.
+    kiosk release. Demo play keeps its own ledger, never the cabinet's meters.
     """
     from etg.bots import RoundDriver, standard_bots
-    from etg.core.commands import Command
-    from etg.core.engine import Phase, TableState, apply, new_table
-    from etg.core.events import Event
-    from etg.core.rng import RandomSource, SeededSource, SystemSource
+    from etg.core.state import Phase
+    from etg.ledger.store import default_path
     from etg.ui.text import describe, render_table
 
     loaded = _active_paytable(config_dir)
-    source: RandomSource = SystemSource() if seed is None else SeededSource(seed)
-    state = new_table(loaded.paytable)
+    table = _open_table(db_path or default_path(demo=True), loaded, seed)
     click.echo(f"ETG  ·  {loaded.paytable.name}  ·  {loaded.path.name} "
-               f"(sha256 {loaded.sha256[:12]})  ·  DEMO: bots at seats 1 and 2")
+               f"(sha256 {loaded.sha256[:12]})  ·  DEMO: bots at seats 1 and 2  ·  "
+               f"ledger {table.ledger.path}")
 
-    def show(before: TableState, command: Command) -> tuple[TableState, list[Event]]:
-        after, events = apply(before, command)
+    def show(state: TableState, events: list[Event]) -> None:
         for event in events:
             line = describe(event)
             if line:
                 click.echo(f"  · {line}")
-        if after.phase in (Phase.DECISIONS, Phase.COMPLETE, Phase.VOIDED):
-            click.echo(render_table(after, demo=True) + "\n")
-        return after, events
+        if state.phase in (Phase.DECISIONS, Phase.COMPLETE, Phase.VOIDED):
+            click.echo(render_table(state, demo=True) + "\n")
 
-    driver = RoundDriver(standard_bots(loaded.paytable), source, show)
-    for _ in range(rounds):
-        state, _ = driver.play_round(state)
+    table.listeners.append(show)
+    driver = RoundDriver(standard_bots(loaded.paytable), table.source, table.apply)
+    try:
+        for _ in range(rounds):
+            driver.play_round(table.state)
+    finally:
+        table.close()
+
+
+# --- etg autoplay ---------------------------------------------------------------------------
+
+@main.command()
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Ledger file; created if missing, resumed if not.")
+@click.option("--rounds", type=click.IntRange(min=1), required=True,
+              help="Rounds the ledger must hold when done (counting earlier runs).")
+@click.option("--seed", type=int, default=None, help="Seed the draws; default: the CSPRNG.")
+@click.option("--paytable", "paytable_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Paytable file (default: the cabinet's active paytable).")
+def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path | None) -> None:
+    """Play headless with bots through the real controller and ledger until it holds N rounds.
+
+    Killed at any instant and run again, it resumes the interrupted round with
+    the same cards and wagers and finishes the N.
+    """
+    from etg.bots import RoundDriver, standard_bots
+
+    loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
+    table = _open_table(db_path, loaded, seed)
+    try:
+        driver = RoundDriver(standard_bots(table.state.paytable), table.source, table.apply)
+        while table.ledger.round_count() < rounds:
+            driver.play_round(table.state)
+        click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
+    finally:
+        table.close()
+
+
+def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None) -> Table:
+    from etg.core.rng import RandomSource, SeededSource, SystemSource
+    from etg.ledger.store import Ledger, LedgerError
+    from etg.table import Table
+
+    try:
+        ledger = Ledger.open(db_path)
+    except LedgerError as error:
+        click.echo(str(error), err=True)
+        sys.exit(INVALID)
+    # A seeded run that resumes draws from a new stream: the draws already made are recorded.
+    source: RandomSource = (SystemSource() if seed is None
+                            else SeededSource(seed * 1_000_003 + ledger.round_count()))
+    table = Table.open(ledger, loaded, source)
+    if table.tilt is not None:
+        click.echo(f"{db_path}: TILT: {table.tilt.message}", err=True)
+        click.echo("play stops until an operator acknowledges it", err=True)
+        table.close()
+        sys.exit(1)
+    return table
+
+
+# --- etg ledger -----------------------------------------------------------------------------
+
+@main.group()
+def ledger() -> None:
+    """Audit a ledger: verify, recall rounds, read meters, export."""
+
+
+def _db_option(f: Any) -> Any:
+    return click.option("--db", "db_path", required=True,
+                        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                        help="Ledger file.")(f)
+
+
+@ledger.command("verify")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_verify(db_path: Path, as_json: bool) -> None:
+    """Integrity: quick_check, hash chain, meters against the ledger; exit 0 clean, 1 not."""
+    from etg.ledger.verify import verify
+
+    store = _open_ledger(db_path)
+    try:
+        problems = verify(store)
+        rounds = store.round_count()
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "clean": not problems,
+                               "problems": [{"check": p.check, "message": p.message}
+                                            for p in problems]}, indent=2))
+    else:
+        for p in problems:
+            click.echo(f"{db_path}: {p.check}: {p.message}")
+        click.echo(f"{db_path}: {rounds} rounds, " + ("clean" if not problems
+                                                       else f"{len(problems)} problems"))
+    if problems:
+        sys.exit(1)
+
+
+@ledger.command("recall")
+@_db_option
+@click.option("--last", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many of the latest rounds.")
+def ledger_recall(db_path: Path, last: int) -> None:
+    """Game recall: the last N rounds as they were played."""
+    from etg.ledger.recall import render_round
+
+    store = _open_ledger(db_path)
+    try:
+        for record in store.rounds(last=last):
+            click.echo(render_round(record))
+            click.echo("")
+    finally:
+        store.close()
+
+
+@ledger.command("meters")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_meters(db_path: Path, as_json: bool) -> None:
+    """The meters, per paytable and per seat (seat 0: the whole table)."""
+    store = _open_ledger(db_path)
+    try:
+        meters = store.meters()
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({pid: {str(seat): {name: value for (s, name), value
+                                                  in sorted(values.items()) if s == seat}
+                                     for seat in sorted({s for s, _ in values})}
+                               for pid, values in sorted(meters.items())}, indent=2))
+        return
+    for pid, values in sorted(meters.items()):
+        table = Table_(title=f"meters · {pid}")
+        table.add_column("seat", justify="right")
+        table.add_column("meter")
+        table.add_column("value", justify="right")
+        for (seat, name), value in sorted(values.items()):
+            table.add_row(str(seat), name, f"{value:,}")
+        Console().print(table)
+
+
+@ledger.command("export")
+@_db_option
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), required=True)
+def ledger_export(db_path: Path, fmt: str) -> None:
+    """Export the hand ledger (and with json the event log) for audit, to standard output."""
+    from etg.ledger.export import export_csv, export_json
+
+    store = _open_ledger(db_path)
+    try:
+        records = store.rounds()
+        text = export_csv(records) if fmt == "csv" else export_json(records, store.event_log())
+    finally:
+        store.close()
+    click.echo(text, nl=False)
+
+
+def _open_ledger(db_path: Path) -> Ledger:
+    from etg.ledger.store import Ledger, LedgerError
+
+    try:
+        return Ledger.open(db_path)
+    except LedgerError as error:
+        click.echo(str(error), err=True)
+        sys.exit(INVALID)
 
 
 # --- etg paytable ---------------------------------------------------------------------------
@@ -112,7 +279,7 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
         sheet["warnings"] = warnings
         valid.append(sheet)
         if not as_json:
-            table = Table(title=f"{path}  ·  {loaded.paytable.id}  ·  {loaded.paytable.name}")
+            table = Table_(title=f"{path}  ·  {loaded.paytable.id}  ·  {loaded.paytable.name}")
             for column in ("figure", "exact", "percent"):
                 table.add_column(column, justify="left" if column == "figure" else "right")
             for row in figure_rows(main_game_figures(loaded.paytable)):
@@ -172,7 +339,7 @@ def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
                                "within_99": ok} for name, value, e, ok in rows},
         }, indent=2))
         return
-    table = Table(title=f"{file}  ·  {mode} mode  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
+    table = Table_(title=f"{file}  ·  {mode} mode  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
                         f"{result.seconds:.1f} s")
     for column in ("figure", "exact", "measured", "99 % interval", ""):
         table.add_column(column, justify="left" if column == "figure" else "right")
@@ -229,7 +396,7 @@ def bench(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(figures))
         return
-    table = Table(title="etg bench")
+    table = Table_(title="etg bench")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in figures.items():

@@ -93,8 +93,8 @@ def test_sim_on_an_invalid_file_exits_2() -> None:
     assert "spots" in err
 
 
-def test_run_plays_rounds_with_the_default_paytable() -> None:
-    code, out, _ = invoke("run", "--rounds", "2", "--seed", "11")
+def test_run_plays_rounds_with_the_default_paytable(tmp_path: Path) -> None:
+    code, out, _ = invoke("run", "--rounds", "2", "--seed", "11", "--db", str(tmp_path / "d.db"))
     assert code == 0
     assert "Casino War – 5 community cards" in out
     assert out.count("ROUND COMPLETE") == 2

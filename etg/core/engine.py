@@ -67,6 +67,7 @@ from etg.core.events import (
     WagersCleared,
 )
 from etg.core.evolve import evolve
+from etg.core.money import format_cents as _money
 from etg.core.paytable import Decision, Layout, Limit, ProgressiveLevel
 from etg.core.progressive import contribute
 from etg.core.refusal import Reason, Refused
@@ -666,10 +667,6 @@ def _need_credits(s: TableState, seat: int, amount: int) -> None:
     if s.credits[seat - 1] < amount:
         raise Refused(Reason.INSUFFICIENT_CREDITS,
                       f"seat {seat} has {_money(s.credits[seat - 1])}, needs {_money(amount)}")
-
-
-def _money(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 _Handler = Callable[[TableState, Any], tuple[TableState, list[Event]]]

@@ -231,6 +231,21 @@ class PayoutHand(Enum):
     SUITED_TIE = "suited_tie"
     TIE = "tie"
 
+    @property
+    def label(self) -> str:
+        """The hand's name as MD Ch. 10 B writes it, e.g. "Suited Four-of-a-Kind"."""
+        return _HAND_LABELS[self]
+
+
+_HAND_LABELS = {
+    PayoutHand.SUITED_FOUR_OF_A_KIND: "Suited Four-of-a-Kind",
+    PayoutHand.SUITED_DOUBLE_TIE: "Suited Double Tie",
+    PayoutHand.FOUR_OF_A_KIND: "Four-of-a-Kind",
+    PayoutHand.DOUBLE_TIE: "Double Tie",
+    PayoutHand.SUITED_TIE: "Suited Tie",
+    PayoutHand.TIE: "Tie",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class HandPay:

@@ -55,7 +55,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
-from etg.core.paytable import PayoutHand, Paytable
+from etg.core.money import format_cents
+from etg.core.paytable import Paytable
 from etg.core.settle import (
     Outcome,
     Payment,
@@ -340,21 +341,21 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
         row(f"Bonus Spin: this seat is the Hot Spot ({bonus.seats} seats)",
             bonus.hot_spot_probability)
         for d in bonus.denominations:
-            name = f"Bonus Spin {format_cents(d.wager_cents)}"
+            name = f"Bonus Spin {format_cents(d.wager_cents, whole_dollars=True)}"
             row(f"{name}: RTP, fixed pays", d.rtp_fixed)
             row(f"{name}: RTP, progressives at reset", d.rtp_at_reset)
             row(f"{name}: RTP, progressives at their mean (long run)", d.rtp_with_progressive)
     payout = progressive_payout_figures(paytable)
     if payout is not None:
         for hand, p in payout.hands.items():
-            row(f"Progressive Payout: {_HAND_NAMES[hand]} (War on every tie)", p)
+            row(f"Progressive Payout: {hand.label} (War on every tie)", p)
         row("Progressive Payout: RTP, meter at reset", payout.rtp_at_reset)
         row("Progressive Payout: RTP, meter at its mean (long run)", payout.rtp_long_run)
         row("Progressive Payout: Envy Bonus RTP per other seat's wager",
             payout.envy_rtp_per_other)
         if payout.break_even_meter is not None and payout.break_even_meter_cents is not None:
             rows.append(("Progressive Payout: break-even meter", _text(payout.break_even_meter),
-                         format_cents(payout.break_even_meter_cents)))
+                         format_cents(payout.break_even_meter_cents, whole_dollars=True)))
     return rows
 
 
@@ -375,27 +376,13 @@ def bonus_rtp_warnings(paytable: Paytable) -> list[str]:
         rtp = d.rtp_with_progressive
         if not low <= rtp <= high:
             out.append(
-                f"bonus_spin: the {format_cents(d.wager_cents)} wager returns "
+                f"bonus_spin: the {format_cents(d.wager_cents, whole_dollars=True)} wager returns "
                 f"{format_fraction_percent(rtp, 2)} with the meters at their mean, outside "
                 f"the band {format_fraction_percent(low, 2)} to "
                 f"{format_fraction_percent(high, 2)} (rtp_band)")
     return out
 
 
-def format_cents(cents: int) -> str:
-    """``cents`` as dollars, e.g. ``"$5"``, ``"$457,450"``, ``"$0.50"``."""
-    dollars, rest = divmod(cents, 100)
-    return f"${dollars:,}" if not rest else f"${dollars:,}.{rest:02d}"
-
-
-_HAND_NAMES: dict[PayoutHand, str] = {
-    PayoutHand.SUITED_FOUR_OF_A_KIND: "Suited Four-of-a-Kind",
-    PayoutHand.SUITED_DOUBLE_TIE: "Suited Double Tie",
-    PayoutHand.FOUR_OF_A_KIND: "Four-of-a-Kind",
-    PayoutHand.DOUBLE_TIE: "Double Tie",
-    PayoutHand.SUITED_TIE: "Suited Tie",
-    PayoutHand.TIE: "Tie",
-}
 
 
 _LABELS: dict[str, str] = {

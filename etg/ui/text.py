@@ -23,6 +23,7 @@ from etg.core.events import (
     WagerSettled,
     WheelStopped,
 )
+from etg.core.money import format_cents as money
 from etg.core.state import LEVELS, Phase, TableState
 
 STATUS = {
@@ -37,12 +38,6 @@ STATUS = {
     Phase.COMPLETE: "ROUND COMPLETE",
     Phase.VOIDED: "ROUND VOID",
 }
-
-
-def money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
 
 def render_table(state: TableState, demo: bool = False) -> str:

@@ -1,0 +1,80 @@
+"""Durable commits: latency of one state change through the controller, and the ratio of
+our commit rate to a bare sqlite3 loop with the same pragmas on the same disk, in one run.
+
+Both write into the per-user cache directory, on the disk the ledger uses by
+default (never a RAM disk, which would flatter both).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import platformdirs
+
+from etg.bots import RoundDriver, standard_bots
+from etg.config.loader import load_paytable
+from etg.core.commands import Command
+from etg.core.events import Event
+from etg.core.rng import SeededSource
+from etg.core.state import TableState
+from etg.ledger.store import Ledger
+from etg.table import Table
+
+ROUNDS = 150
+BARE_COMMITS = 2_000
+
+
+def measure(config_dir: Path) -> dict[str, object]:
+    cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
+    cache.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-", dir=cache))
+    try:
+        latencies = _our_commits(folder / "ledger.db", config_dir)
+        bare_rate = _bare_commits(folder / "bare.db")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    ours_rate = len(latencies) / sum(latencies)
+    ms = sorted(x * 1_000 for x in latencies)
+    return {"commit_ms": {"p50": round(statistics.median(ms), 3),
+                          "p99": round(ms[int(0.99 * (len(ms) - 1))], 3)},
+            "commit_rate_ratio": round(ours_rate / bare_rate, 3)}
+
+
+def _our_commits(db: Path, config_dir: Path) -> list[float]:
+    loaded = load_paytable(config_dir / "paytables" / "maryland-community-5.yaml")
+    table = Table.open(Ledger.open(db), loaded, SeededSource(1))
+    latencies: list[float] = []
+
+    def timed(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
+        start = time.perf_counter()
+        events = table.send(command)
+        latencies.append(time.perf_counter() - start)
+        return table.state, events
+
+    driver = RoundDriver(standard_bots(loaded.paytable), SeededSource(2), timed)
+    for _ in range(ROUNDS):
+        driver.play_round(table.state)
+    table.close()
+    return latencies
+
+
+def _bare_commits(db: Path) -> float:
+    """A bare loop: one small row per transaction, WAL and synchronous=FULL, as the ledger."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
+    payload = "x" * 200
+    start = time.perf_counter()
+    for _ in range(BARE_COMMITS):
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO t (payload) VALUES (?)", [payload])
+        conn.execute("COMMIT")
+    seconds = time.perf_counter() - start
+    conn.close()
+    return BARE_COMMITS / seconds

@@ -1,0 +1,236 @@
+"""The controller and ledger: write before show, exact resume, integrity, tilts."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from etg.config.loader import load_paytable
+from etg.core.commands import BetKind, CashIn, CloseBets, Deal, OpenBets, PlaceWager, ShuffleReason
+from etg.core.events import Event
+from etg.core.refusal import Refused
+from etg.core.state import Phase, TableState
+from etg.ledger.codec import dump_event
+from etg.ledger.store import Ledger, LedgerError
+from etg.ledger.verify import verify
+from etg.table import TableTilted
+from tests.ledger_support import MD5, open_table, play, rebuilt_state
+
+
+def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    db = table.ledger.db
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert table.ledger.schema_version == 1
+    assert [e["kind"] for e in table.ledger.event_log()] == ["paytable_change", "power_up"]
+    table.close()
+
+
+def test_every_state_change_is_committed_before_listeners_hear_of_it(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    seen: list[int] = []
+
+    def listener(state: TableState, events: list[Event]) -> None:
+        # a second connection sees the command already: it was committed first
+        other = sqlite3.connect(tmp_path / "l.db")
+        seen.append(other.execute("SELECT count(*) FROM journal").fetchone()[0])
+        other.close()
+
+    table.listeners.append(listener)
+    table.shuffle(ShuffleReason.NEW_SHOE)
+    table.send(OpenBets())
+    assert seen == [1, 2]
+    table.close()
+
+
+def test_a_refused_command_writes_nothing(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    with pytest.raises(Refused):
+        table.send(Deal())
+    assert table.ledger.db.execute("SELECT count(*) FROM journal").fetchone()[0] == 0
+    table.close()
+
+
+def test_restart_mid_round_rebuilds_the_exact_state(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    table = open_table(db)
+    play(table, 7)
+    table.send(CashIn(3, 10_000), actor="attendant 4")
+    table.send(OpenBets())
+    table.send(PlaceWager(3, 2, BetKind.INITIAL, 2_500))
+    table.send(PlaceWager(3, 2, BetKind.PROGRESSIVE_PAYOUT, 500))
+    table.send(CloseBets())
+    table.send(Deal())
+    before = table.state
+    table.ledger.close()  # power loss: no shutdown entry
+    again = open_table(db)
+    assert again.state == before  # shoe, cards, wagers, meters and their carries, phase
+    assert again.state.phase is Phase.DEALT
+    assert again.tilt is None
+    again.close()
+
+
+def test_the_last_ten_rounds_read_back_as_they_were_played(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    played: list[list[dict[str, object]]] = []
+    current: list[dict[str, object]] = []
+
+    def listener(state: TableState, events: list[Event]) -> None:
+        for event in events:
+            name = type(event).__name__
+            if name == "BetsOpened":
+                current.clear()
+            if name not in ("CreditsIn", "CreditsOut", "ShoeShuffled", "TableCleared"):
+                current.append(dump_event(event))
+            if name in ("RoundComplete", "RoundVoided"):
+                played.append(list(current))
+
+    table.listeners.append(listener)
+    play(table, 15)
+    records = table.ledger.rounds(last=10)
+    assert [r["round"] for r in records] == list(range(6, 16))
+    assert [r["events"] for r in records] == played[-10:]
+    last = table.state.round
+    assert records[-1]["credits_after"] == list(table.state.credits) or last.number == 16
+    table.close()
+
+
+def test_ledger_verify_is_clean_after_play(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    play(table, 40)
+    assert verify(table.ledger) == []
+    table.close()
+
+
+# --- tampering ------------------------------------------------------------------------------
+
+def _played_ledger(tmp_path: Path, rounds: int = 12) -> Path:
+    db = tmp_path / "l.db"
+    table = open_table(db)
+    play(table, rounds)
+    table.close()
+    return db
+
+
+def _tamper(db: Path, *statements: str) -> None:
+    conn = sqlite3.connect(db)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize(("statements", "message"), [
+    (["DROP TRIGGER hand_ledger_no_update",
+      "UPDATE hand_ledger SET record = replace(record, '\"outcome\":\"complete\"', "
+      "'\"outcome\":\"voided\"') WHERE round = 5"],
+     "hash_chain: round 5: its content does not match its hash (the row was edited)"),
+    (["DROP TRIGGER hand_ledger_no_delete", "DELETE FROM hand_ledger WHERE round = 7"],
+     "hash_chain: round 7 is missing from the hand ledger (next is 8)"),
+    (["UPDATE meters SET value = value + 100 WHERE seat = 0 AND name = 'coin_in.initial'"],
+     "meters: md-community-5 seat 0 coin_in.initial is {actual}, the ledger sums to {expected}"),
+])
+def test_tampering_tilts_the_table_with_a_message_naming_it(
+    tmp_path: Path, statements: list[str], message: str
+) -> None:
+    db = _played_ledger(tmp_path)
+    if "meters" in message:
+        ledger = Ledger.open(db)
+        value = ledger.meters()["md-community-5"][(0, "coin_in.initial")]
+        ledger.close()
+        message = message.format(actual=value + 100, expected=value)
+    _tamper(db, *statements)
+    table = open_table(db)
+    assert table.tilt is not None
+    assert message in table.tilt.message
+    with pytest.raises(TableTilted, match="the table is tilted"):
+        table.send(OpenBets())
+    kinds = [e["kind"] for e in table.ledger.event_log()]
+    assert kinds[-1] == "tilt" and kinds[kinds.index("power_up", 2) + 1] == "tilt"
+    table.acknowledge_tilt("operator 7")
+    table.send(OpenBets())  # play goes on, on the operator's word, which is logged
+    assert table.ledger.event_log("tilt_cleared")[0]["actor"] == "operator 7"
+    table.close()
+
+
+def test_an_edited_paytable_file_tilts(tmp_path: Path) -> None:
+    copy = tmp_path / "md5.yaml"
+    shutil.copy(MD5, copy)
+    db = tmp_path / "l.db"
+    table = open_table(db, load_paytable(copy))
+    play(table, 2)
+    table.close()
+    copy.write_text(copy.read_text().replace("betting_s: 20", "betting_s: 25"))
+    table = open_table(db, load_paytable(copy))
+    assert table.tilt is not None
+    assert f"paytable: the active paytable file {copy} changed" in table.tilt.message
+    table.close()
+
+
+def test_an_unacknowledged_tilt_survives_a_restart(tmp_path: Path) -> None:
+    db = _played_ledger(tmp_path)
+    _tamper(db, "UPDATE meters SET value = value + 1 WHERE name = 'games.played' AND seat = 0")
+    open_table(db).close()
+    _tamper(db, "UPDATE meters SET value = value - 1 WHERE name = 'games.played' AND seat = 0")
+    table = open_table(db)
+    assert table.tilt is not None and "games.played" in table.tilt.message
+    table.close()
+
+
+def test_a_file_that_is_not_ours_is_refused_and_left_alone(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE customers (name TEXT)")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    with pytest.raises(LedgerError, match="not an ETG ledger"):
+        Ledger.open(other)
+    assert other.read_bytes() == before
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+def test_a_garbage_or_truncated_file_is_refused_and_left_alone(tmp_path: Path, damage: str) -> None:
+    db = _played_ledger(tmp_path, rounds=30)
+    path = tmp_path / "bad.db"
+    data = db.read_bytes()
+    path.write_bytes(b"\x00garbage" * 100 if damage == "garbage" else data[: len(data) // 3])
+    before = path.read_bytes()
+    with pytest.raises(LedgerError) as refused:
+        ledger = Ledger.open(path)
+        problems = verify(ledger)  # a truncated file may open: quick_check then finds it
+        ledger.close()
+        raise LedgerError(problems[0].message if problems else "no problem found")
+    assert str(refused.value) != "no problem found"
+    assert path.read_bytes()[: len(before)] == before or damage == "truncated"
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = _played_ledger(tmp_path, rounds=1)
+    _tamper(db, "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                "VALUES ('etg-ledger', '0002_from_the_future', '2030-01-01')")
+    with pytest.raises(LedgerError, match="written by a newer program"):
+        Ledger.open(db)
+
+
+def test_a_ram_clear_zeroes_meters_logged_and_verify_stays_clean(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    play(table, 5)
+    with pytest.raises(ValueError, match="second confirmation"):
+        table.ram_clear("operator 1", confirmed=False)
+    table.ram_clear("operator 1", confirmed=True)
+    assert table.ledger.meters() == {}
+    play(table, 3)
+    assert verify(table.ledger) == []
+    assert table.ledger.meters()["md-community-5"][(0, "games.played")] == 3
+    table.close()
+
+
+def test_rebuilding_reads_without_writing(tmp_path: Path) -> None:
+    db = _played_ledger(tmp_path, rounds=3)
+    assert rebuilt_state(db).round.number == 4
