@@ -25,9 +25,18 @@ from etg.core.commands import (
     Shuffle,
     ShuffleReason,
     Spin,
+    SwitchPaytable,
 )
 from etg.core.engine import apply, new_table
-from etg.core.events import CreditsIn, CreditsOut, Event, RoundComplete, RoundVoided, ShoeShuffled
+from etg.core.events import (
+    CreditsIn,
+    CreditsOut,
+    Event,
+    PaytableSwitched,
+    RoundComplete,
+    RoundVoided,
+    ShoeShuffled,
+)
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS, TableState
@@ -64,6 +73,7 @@ class Table:
         self.source = source
         self.tilt: Tilt | None = None
         self.listeners: list[Listener] = []
+        self._switching_to: LoadedPaytable | None = None
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -111,6 +121,20 @@ class Table:
         with self.ledger.atomic():
             self.ledger.log("tilt_cleared", operator, {"problems": self.tilt.message})
         self.tilt = None
+
+    def switch_paytable(self, paytable: LoadedPaytable, operator: str) -> list[Event]:
+        """Switch to another approved paytable: between rounds, no credits on any seat.
+
+        The new file's bytes and hash are recorded and the change is logged with
+        the old and new hashes, in the same transaction as the switch.
+        """
+        self._switching_to = paytable
+        try:
+            events = self.send(SwitchPaytable(paytable.paytable), actor=operator)
+        finally:
+            self._switching_to = None
+        self.paytable = paytable
+        return events
 
     def ram_clear(self, operator: str, confirmed: bool) -> None:
         """Zero every meter, logged; the meters then count from this point of the ledger.
@@ -196,6 +220,18 @@ class Table:
                 self.ledger.log(kind, actor or "attendant",
                                 {"seat": event.seat, "amount": event.amount,
                                  "paytable_id": paytable_id}, at)
+            elif isinstance(event, PaytableSwitched):
+                new = self._switching_to
+                assert new is not None, "a paytable switch goes through switch_paytable()"
+                old_sha = self.ledger.setting("paytable_sha256")
+                self.ledger.remember_paytable(new.sha256, new.paytable.id,
+                                              new.path.read_text(encoding="utf-8"))
+                self.ledger.set_setting("paytable_sha256", new.sha256)
+                self.ledger.set_setting("paytable_path", str(new.path))
+                self.ledger.log("paytable_change", actor,
+                                {"old_id": event.old_id, "new_id": event.new_id,
+                                 "old_sha256": old_sha, "new_sha256": new.sha256,
+                                 "meters_carried": [m.value for m in event.meters_carried]}, at)
             elif isinstance(event, ShoeShuffled):
                 self.ledger.log("reshuffle", actor, {"shuffle_number": event.shuffle_number,
                                                      "reason": event.reason.value}, at)

@@ -22,6 +22,7 @@ from etg.core.commands import (
     Settle,
     Shuffle,
     ShuffleReason,
+    SwitchPaytable,
     Void,
     WarDeal,
 )
@@ -29,7 +30,15 @@ from etg.core.engine import TableState, apply
 from etg.core.paytable import Decision
 from etg.core.refusal import Reason, Refused
 from etg.core.shoe import ShoeDraw
-from tests.tables import maryland, pennsylvania, rigged_draw, run, south_dakota, table
+from tests.tables import (
+    maryland,
+    maryland_bonus,
+    pennsylvania,
+    rigged_draw,
+    run,
+    south_dakota,
+    table,
+)
 
 TIE_DEAL = ["7D", "9H", "2C", "2C", "2C", "2C", "9C"]  # spot 1 ties the dealer
 
@@ -145,6 +154,18 @@ CASES: list[tuple[str, object, Command, Reason, str]] = [
      "seat 1 has no credits"),
     ("cash in nothing", betting, CashIn(1, 0), Reason.NOT_POSITIVE,
      "cash in must be a positive amount"),
+    ("switch the paytable mid-round", lambda: betting(credits=0),
+     SwitchPaytable(maryland(7)), Reason.ROUND_IN_PROGRESS,
+     "the paytable is switched only between rounds"),
+    ("switch the paytable with credits on a seat", lambda: table(maryland()),
+     SwitchPaytable(maryland(7)), Reason.ROUND_IN_PROGRESS,
+     "the paytable is switched only with no credits on the seats (seat 1 has $1,000.00)"),
+    ("switch to an invalid paytable", lambda: table(maryland(), credits=0),
+     SwitchPaytable(maryland(4)), Reason.INVALID_PAYTABLE,
+     "not a valid paytable: a community layout uses 3, 5 or 7 spots (MD Ch. 9 L(2)), not 4"),
+    ("switch away from a progressive meter", lambda: table(maryland_bonus(), credits=0),
+     SwitchPaytable(maryland()), Reason.NOT_OFFERED,
+     "the new paytable has no primary meter to carry $10,000.00 to"),
 ]
 
 

@@ -9,7 +9,16 @@ from pathlib import Path
 import pytest
 
 from etg.config.loader import load_paytable
-from etg.core.commands import BetKind, CashIn, CloseBets, Deal, OpenBets, PlaceWager, ShuffleReason
+from etg.core.commands import (
+    BetKind,
+    CashIn,
+    CashOut,
+    CloseBets,
+    Deal,
+    OpenBets,
+    PlaceWager,
+    ShuffleReason,
+)
 from etg.core.events import Event
 from etg.core.refusal import Refused
 from etg.core.state import Phase, TableState
@@ -234,3 +243,33 @@ def test_a_ram_clear_zeroes_meters_logged_and_verify_stays_clean(tmp_path: Path)
 def test_rebuilding_reads_without_writing(tmp_path: Path) -> None:
     db = _played_ledger(tmp_path, rounds=3)
     assert rebuilt_state(db).round.number == 4
+
+
+def test_a_paytable_switch_needs_empty_seats_and_is_logged_with_both_hashes(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "l.db"
+    table = open_table(db)
+    play(table, 3)
+    seven = load_paytable(MD5.parent / "maryland-community-7.yaml")
+    with pytest.raises(Refused, match="no credits on the seats"):
+        table.switch_paytable(seven, "operator 2")
+    for seat, credits in enumerate(table.state.credits, start=1):
+        if credits:
+            table.send(CashOut(seat), actor="attendant 1")
+    primary = table.state.meters[0]
+    round_number = table.state.round.number
+    table.switch_paytable(seven, "operator 2")
+    assert (table.state.paytable.id, table.state.paytable.seats) == ("md-community-7", 9)
+    assert table.state.shoe is None and table.state.round.number == round_number
+    assert table.state.meters[0] == primary  # the progressive meters are carried, cent for cent
+    [change] = table.ledger.event_log("paytable_change")[1:]
+    assert change["actor"] == "operator 2"
+    assert change["details"]["old_sha256"] == load_paytable(MD5).sha256
+    assert change["details"]["new_sha256"] == seven.sha256
+    play(table, 2)
+    assert verify(table.ledger, seven) == []
+    table.close()
+    again = open_table(db, seven)
+    assert again.tilt is None and again.state.paytable.id == "md-community-7"
+    again.close()

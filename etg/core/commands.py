@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from etg.core.paytable import Decision
+from etg.core.paytable import Decision, Paytable
 from etg.core.shoe import ShoeDraw
 from etg.core.wheel import WheelStops
 
@@ -148,6 +148,17 @@ class NextRound:
 
 
 @dataclass(frozen=True, slots=True)
+class SwitchPaytable:
+    """An operator's switch to another approved paytable: between rounds, no credits on seats.
+
+    The regulators' rule (SPEC §5): a game configuration changes only when no
+    player has money on the table.
+    """
+
+    paytable: Paytable
+
+
+@dataclass(frozen=True, slots=True)
 class CashIn:
     """Attendant adds credits to a seat."""
 
@@ -165,5 +176,5 @@ class CashOut:
 Command = (
     Shuffle | OpenBets | PlaceWager | PlaceBonusSpin | ClearWagers | RepeatWagers | DoubleWagers
     | CloseBets | Deal | Settle | Decide | CloseDecisions | WarDeal | Spin | Void | NextRound
-    | CashIn | CashOut
+    | CashIn | CashOut | SwitchPaytable
 )

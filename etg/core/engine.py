@@ -42,6 +42,7 @@ from etg.core.commands import (
     Settle,
     Shuffle,
     Spin,
+    SwitchPaytable,
     Void,
     WarDeal,
 )
@@ -57,6 +58,7 @@ from etg.core.events import (
     DecisionMade,
     DecisionsOpened,
     Event,
+    PaytableSwitched,
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
@@ -68,8 +70,8 @@ from etg.core.events import (
 )
 from etg.core.evolve import evolve
 from etg.core.money import format_cents as _money
-from etg.core.paytable import Decision, Layout, Limit, ProgressiveLevel
-from etg.core.progressive import contribute
+from etg.core.paytable import Decision, Layout, Limit, ProgressiveLevel, rule_violations
+from etg.core.progressive import MeterState, contribute
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import (
     Outcome,
@@ -143,6 +145,39 @@ def _next_round(s: TableState, c: NextRound) -> tuple[TableState, list[Event]]:
     return evolve(s, phase=Phase.IDLE, round=new_round(s.paytable, number),
                   last_bets=s.round.placed, last_bonus=s.round.bonus_placed), [
         TableCleared(number)]
+
+
+def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, list[Event]]:
+    """A new game configuration: new shoe, the same round count, progressive meters carried.
+
+    A meter the new paytable does not have would take the players' contributions
+    with it, so such a switch is refused.
+    """
+    if s.phase is not Phase.IDLE:
+        raise Refused(Reason.ROUND_IN_PROGRESS, "the paytable is switched only between rounds")
+    seats = [i for i, credits in enumerate(s.credits, start=1) if credits]
+    if seats:
+        raise Refused(Reason.ROUND_IN_PROGRESS,
+                      f"the paytable is switched only with no credits on the seats "
+                      f"(seat {seats[0]} has {_money(s.credits[seats[0] - 1])})")
+    problems = rule_violations(c.paytable)
+    if problems:
+        raise Refused(Reason.INVALID_PAYTABLE, f"not a valid paytable: {problems[0].message}")
+    fresh = new_table(c.paytable)
+    meters: list[MeterState | None] = list(fresh.meters)
+    carried: list[ProgressiveLevel] = []
+    for i, level in enumerate(LEVELS):
+        old = s.meters[i]
+        if old is None:
+            continue
+        if meters[i] is None:
+            raise Refused(Reason.NOT_OFFERED, f"the new paytable has no {level.value} meter to "
+                                              f"carry {_money(old.cents)} to")
+        meters[i] = old
+        carried.append(level)
+    switched = evolve(fresh, round=new_round(c.paytable, s.round.number), meters=tuple(meters),
+                      house=s.house)
+    return switched, [PaytableSwitched(s.paytable.id, c.paytable.id, tuple(carried))]
 
 
 def _cash_in(s: TableState, c: CashIn) -> tuple[TableState, list[Event]]:
@@ -676,4 +711,5 @@ _HANDLERS: dict[type, _Handler] = {
     RepeatWagers: _repeat, DoubleWagers: _double, CloseBets: _close_bets, Deal: _deal,
     Settle: _settle, Decide: _decide, CloseDecisions: _close_decisions, WarDeal: _war_deal,
     Void: _void, NextRound: _next_round, CashIn: _cash_in, CashOut: _cash_out,
+    SwitchPaytable: _switch_paytable,
 }

@@ -182,6 +182,13 @@ class TableCleared:
 
 
 @dataclass(frozen=True, slots=True)
+class PaytableSwitched:
+    old_id: str
+    new_id: str
+    meters_carried: tuple[ProgressiveLevel, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CreditsIn:
     seat: int
     amount: int
@@ -198,5 +205,5 @@ Event = (
     ShoeShuffled | BetsOpened | WagerPlaced | WagersCleared | BetsClosed | CardsBurned | CardDealt
     | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | ProgressiveContributed
     | PayoutHandMade | EnvyBonus | ProgressiveAwarded | BonusSpinTriggered | WheelStopped
-    | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut
+    | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut | PaytableSwitched
 )

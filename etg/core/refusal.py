@@ -32,6 +32,7 @@ class Reason(Enum):
     NO_CREDITS = "no_credits"
     NOT_OFFERED = "not_offered"
     WRONG_AMOUNT = "wrong_amount"
+    INVALID_PAYTABLE = "invalid_paytable"
     INITIAL_REQUIRED = "initial_required"  # MD Ch. 7 F(3)(a), F(4)
 
 

@@ -16,6 +16,7 @@ from etg.core.events import (
     EnvyBonus,
     Event,
     PayoutHandMade,
+    PaytableSwitched,
     ProgressiveAwarded,
     RoundComplete,
     RoundVoided,
@@ -111,6 +112,8 @@ def describe(event: Event) -> str | None:
     if isinstance(event, WheelStopped):
         return (f"wheel: community {event.community_symbol}, hot spot seat {event.stops.seat} "
                 f"{event.hot_spot_symbol}")
+    if isinstance(event, PaytableSwitched):
+        return f"paytable switched: {event.old_id} -> {event.new_id}"
     if isinstance(event, RoundComplete):
         nets = ", ".join(f"seat {i} {money(n)}" for i, n in enumerate(event.net, start=1) if n)
         return f"round {event.round_number} complete" + (f": {nets}" if nets else "")
