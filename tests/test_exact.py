@@ -32,46 +32,19 @@ from etg.math.exact import (
     main_game_figures,
     main_game_nets,
 )
+from tests import tables
 
 MD_WAR_TIE = Odds(2)
 
 
 def maryland(decks: int = 6, spots: int = 5, war_tie: Odds = MD_WAR_TIE) -> Paytable:
     """config/paytables/maryland-community-5.yaml, built without the YAML loader."""
-    return Paytable(
-        id="md-community-5",
-        name="Casino War – 5 community cards",
-        jurisdiction=Jurisdiction.MARYLAND,
-        layout=Layout.COMMUNITY,
-        shoe=Shoe(decks=decks, penetration_min=0.25, penetration_max=0.40),
-        spots=spots,
-        seats=6,
-        max_spots_per_seat=3,
-        unit_cents=100,
-        limits=Limits(initial=Limit(500, 50000), tie=Limit(100, 10000)),
-        payout_limit_per_hand_cents=10_000_000,
-        payouts=Payouts(initial=Odds(1), tie=Odds(10), war=Odds(1), war_tie=war_tie),
-        war_form=WarForm.INITIAL_PUSHED,
-    )
+    return tables.maryland(spots, decks, payouts=Payouts(Odds(1), Odds(10), Odds(1), war_tie))
 
 
 def pa_2011(decks: int = 8) -> Paytable:
     """PA 2011 proposal: per-seat layout, Initial forfeited, War 2:1, War tie 3:1."""
-    return Paytable(
-        id="pa-2011",
-        name="Casino War – PA 2011",
-        jurisdiction=Jurisdiction.PENNSYLVANIA_2011,
-        layout=Layout.PER_SEAT,
-        shoe=Shoe(decks=decks, penetration_min=0.25, penetration_max=0.40),
-        spots=7,
-        seats=7,
-        max_spots_per_seat=1,
-        unit_cents=100,
-        limits=Limits(initial=Limit(500, 50000), tie=Limit(100, 10000)),
-        payout_limit_per_hand_cents=10_000_000,
-        payouts=Payouts(initial=Odds(1), tie=Odds(10), war=Odds(2), war_tie=Odds(3)),
-        war_form=WarForm.INITIAL_FORFEITED,
-    )
+    return tables.pennsylvania_2011(shoe=Shoe(decks, 0.25, 0.40))
 
 
 def south_dakota(decks: int = 6) -> Paytable:

@@ -22,19 +22,11 @@ from etg.core.paytable import (
     EnvyPays,
     HandPay,
     HandPays,
-    Jurisdiction,
-    Layout,
-    Limit,
-    Limits,
     Meter,
-    Odds,
-    Payouts,
     Paytable,
     ProgressiveLevel,
     ProgressivePayout,
     RtpBand,
-    Shoe,
-    WarForm,
     WheelSegment,
     rule_violations,
 )
@@ -48,6 +40,7 @@ from etg.math.bonus import (
 from etg.math.exact import bonus_rtp_warnings, check_json, side_wager_rows
 from etg.math.stats import RunningMean
 from etg.math.vector_sim import simulate_side_wagers
+from tests import tables
 
 PRIMARY = Meter(1_000_000, 1_000_000, 0.015, None)
 SECONDARY = Meter(1_000_000, 500_000, 0.005, 2_500_000)
@@ -100,15 +93,7 @@ def maryland(seats: int = 6, decks: int = 6, bonus: BonusSpin | None = None,
     """A Maryland community-5 paytable with both side wagers (6 seats: the shipped wheel)."""
     if bonus is None:
         bonus = wheel() if seats == 6 else wheel(COMMUNITY_9, HOT_SPOT_9)
-    return Paytable(
-        id=f"md-community-5-{seats}", name="Casino War", jurisdiction=Jurisdiction.MARYLAND,
-        layout=Layout.COMMUNITY, shoe=Shoe(decks, 0.25, 0.40), spots=5, seats=seats,
-        max_spots_per_seat=3, unit_cents=100,
-        limits=Limits(initial=Limit(500, 50_000), tie=Limit(100, 10_000)),
-        payout_limit_per_hand_cents=10_000_000,
-        payouts=Payouts(Odds(1), Odds(10), Odds(1), Odds(2)), war_form=WarForm.INITIAL_PUSHED,
-        bonus_spin=bonus, progressive_payout=payout,
-    )
+    return tables.maryland(5, decks, seats=seats, bonus_spin=bonus, progressive_payout=payout)
 
 
 def test_the_test_paytables_are_valid() -> None:

@@ -8,15 +8,8 @@ import numpy as np
 import pytest
 
 from etg.core.paytable import (
-    Jurisdiction,
-    Layout,
-    Limit,
-    Limits,
-    Odds,
-    Payouts,
     Paytable,
     Shoe,
-    WarForm,
 )
 from etg.core.settle import (
     Outcome,
@@ -35,44 +28,20 @@ from etg.math.vector_sim import (
     net_tables,
     simulate_main_game,
 )
-
-
-def _paytable(jurisdiction: Jurisdiction, layout: Layout, decks: int, seats: int, spots: int,
-              max_spots: int, payouts: Payouts, form: WarForm, war_tie_wager: bool) -> Paytable:
-    return Paytable(
-        id=jurisdiction.value,
-        name=jurisdiction.value,
-        jurisdiction=jurisdiction,
-        layout=layout,
-        shoe=Shoe(decks=decks, penetration_min=0.25, penetration_max=0.40),
-        spots=spots,
-        seats=seats,
-        max_spots_per_seat=max_spots,
-        unit_cents=100,
-        limits=Limits(initial=Limit(500, 50000), tie=Limit(100, 10000)),
-        payout_limit_per_hand_cents=10_000_000,
-        payouts=payouts,
-        war_form=form,
-        war_tie_wager=war_tie_wager,
-    )
+from tests import tables
 
 
 def maryland(decks: int = 6) -> Paytable:
     """config/paytables/maryland-community-5.yaml, built without the YAML loader."""
-    return _paytable(Jurisdiction.MARYLAND, Layout.COMMUNITY, decks, 6, 5, 3,
-                     Payouts(Odds(1), Odds(10), Odds(1), Odds(2)), WarForm.INITIAL_PUSHED, True)
+    return tables.maryland(5, decks)
 
 
 def pa_2011(decks: int = 8) -> Paytable:
-    return _paytable(Jurisdiction.PENNSYLVANIA_2011, Layout.PER_SEAT, decks, 7, 7, 1,
-                     Payouts(Odds(1), Odds(10), Odds(2), Odds(3)), WarForm.INITIAL_FORFEITED,
-                     True)
+    return tables.pennsylvania_2011(shoe=Shoe(decks, 0.25, 0.40))
 
 
 def south_dakota(decks: int = 6) -> Paytable:
-    return _paytable(Jurisdiction.SOUTH_DAKOTA, Layout.PER_SEAT, decks, 6, 6, 1,
-                     Payouts(Odds(1), Odds(10), Odds(1, 2), Odds(1, 1)), WarForm.DEALER_MATCHED,
-                     False)
+    return tables.south_dakota(seats=6, spots=6, shoe=Shoe(decks, 0.25, 0.40))
 
 
 PAYTABLES = [maryland(), pa_2011(), south_dakota()]
