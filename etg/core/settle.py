@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from etg.core.cards import Card
 from etg.core.paytable import Payouts, WarForm
@@ -69,14 +70,19 @@ class Payment:
         return self.returned + self.win - self.stake
 
 
+# Payments are immutable values and a table sees the same few again and again
+# ($5 Initial lost, $5 won 1:1, ...), so the common ones are shared, not rebuilt.
+@lru_cache(maxsize=4096)
 def lost(kind: WagerKind, stake: int) -> Payment:
     return Payment(kind, Result.LOST, stake)
 
 
+@lru_cache(maxsize=4096)
 def won(kind: WagerKind, stake: int, win: int) -> Payment:
     return Payment(kind, Result.WON, stake, stake, win)
 
 
+@lru_cache(maxsize=4096)
 def pushed(kind: WagerKind, stake: int) -> Payment:
     return Payment(kind, Result.PUSHED, stake, stake)
 
