@@ -312,12 +312,15 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
-    from etg.math.engine_sim import compare, side_exact, simulate_engine
-    from etg.math.exact import check_json
+    from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
+    from etg.math.exact import main_game_figures
     from etg.math.vector_sim import simulate_main_game
 
     loaded = _load_or_exit(file)
-    exact = _exact_figures(check_json(loaded.paytable, str(file)))
+    figures = main_game_figures(loaded.paytable)
+    exact: dict[str, float | None] = {
+        name: None if getattr(figures, name) is None else float(getattr(figures, name))
+        for name in MAIN_FIGURES}
     if mode == "engine":
         exact.update(side_exact(loaded.paytable))
     simulate = simulate_engine if mode == "engine" else simulate_main_game
@@ -347,26 +350,6 @@ def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
         table.add_row(name, f"{value:.6f}", f"{e.mean:.6f}", f"{e.low:.6f} … {e.high:.6f}",
                       "✓" if ok else "outside")
     Console().print(table)
-
-
-def _exact_figures(check: dict[str, Any]) -> dict[str, float | None]:
-    wagers = check["wagers"]
-    exact = check["exact"]
-    return {
-        "tie_probability": wagers["tie_probability"],
-        "war_tie_probability": wagers["war_tie_probability"],
-        "house_edge_war": wagers["initial"]["house_edge_war"],
-        "house_edge_surrender": wagers["initial"]["house_edge_surrender"],
-        "tie_house_edge": wagers["tie"]["house_edge"],
-        "war_tie_wager_house_edge": _float(exact.get("war_tie_wager_house_edge")),
-    }
-
-
-def _float(fraction: str | None) -> float | None:
-    if fraction is None:
-        return None
-    numerator, _, denominator = fraction.partition("/")
-    return int(numerator) / int(denominator or 1)
 
 
 # --- etg bench ------------------------------------------------------------------------------

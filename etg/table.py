@@ -41,7 +41,7 @@ from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS, TableState
 from etg.core.wheel import draw_stops
-from etg.ledger.codec import dump_state, load_command
+from etg.ledger.codec import load_command
 from etg.ledger.meters import round_meters
 from etg.ledger.store import Ledger, Problem, now
 from etg.ledger.verify import verify
@@ -301,5 +301,3 @@ def _actor_of(command: Command) -> str:
         return "supervisor"
     return "dealer"
 
-
-__all__ = ["Table", "TableTilted", "dump_state"]

@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from etg.config.loader import load_paytable
-from etg.math.engine_sim import compare, side_exact, simulate_engine
+from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
 from etg.math.exact import main_game_figures
 from etg.math.vector_sim import simulate_main_game
 
 PAYTABLES = Path(__file__).resolve().parent.parent / "config" / "paytables"
-FIGURES = ("tie_probability", "war_tie_probability", "house_edge_war", "house_edge_surrender",
-           "tie_house_edge", "war_tie_wager_house_edge")
+FIGURES = MAIN_FIGURES
 
 
 def exact(path: Path) -> dict[str, float | None]:

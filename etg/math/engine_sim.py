@@ -71,6 +71,11 @@ def simulate_engine(
     )
 
 
+# The main-game figures both simulators measure, named as in etg.math.exact.MainGameFigures.
+MAIN_FIGURES = ("tie_probability", "war_tie_probability", "house_edge_war", "house_edge_surrender",
+                "tie_house_edge", "war_tie_wager_house_edge")
+
+
 def side_exact(paytable: Paytable) -> dict[str, float]:
     """Exact values of the side-wager figures that :func:`simulate_engine` measures."""
     out: dict[str, float] = {}
