@@ -44,7 +44,8 @@ def main() -> None:
               help="Configuration directory with cabinet.yaml and paytables/ "
                    "(default: the shipped config/).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Ledger file (default: the demo ledger in the per-user data directory).")
+              help="Ledger file (default: a demo ledger for this paytable in the per-user "
+                   "data directory).")
 @click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
               help="Rounds to play before exiting.")
 @click.option("--seed", type=int, default=None,
@@ -61,7 +62,8 @@ def run(config_dir: Path | None, db_path: Path | None, rounds: int, seed: int | 
     from etg.ui.text import describe, render_table
 
     loaded = _active_paytable(config_dir)
-    table = _open_table(db_path or default_path(demo=True), loaded, seed)
+    demo_ledger = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
+    table = _open_table(db_path or demo_ledger, loaded, seed)
     click.echo(f"ETG  ·  {loaded.paytable.name}  ·  {loaded.path.name} "
                f"(sha256 {loaded.sha256[:12]})  ·  DEMO: bots at seats 1 and 2  ·  "
                f"ledger {table.ledger.path}")

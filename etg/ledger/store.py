@@ -50,10 +50,15 @@ class LedgerError(RuntimeError):
     """The file cannot be used as a ledger; the message says why. Nothing was written."""
 
 
-def default_path(demo: bool = False) -> Path:
-    """The ledger in the platform's per-user data directory, never inside the program."""
+def default_path(demo_of: str | None = None) -> Path:
+    """The ledger in the platform's per-user data directory, never inside the program.
+
+    Demo play gets a ledger of its own per paytable version (``demo_of``, e.g.
+    ``md-community-5-e87bf504``): it never touches the cabinet's meters, and an
+    edited paytable starts a fresh demo instead of tilting the old one.
+    """
     folder = Path(platformdirs.user_data_dir("etg", appauthor=False))
-    return folder / ("demo.db" if demo else "ledger.db")
+    return folder / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
 
 
 def now() -> str:
