@@ -44,7 +44,7 @@ from etg.core.wheel import draw_stops
 from etg.ledger.codec import load_command
 from etg.ledger.meters import round_meters
 from etg.ledger.store import Ledger, Problem, now
-from etg.ledger.verify import verify
+from etg.ledger.verify import checkpoint, verify
 
 Listener = Callable[[TableState, list[Event]], None]
 
@@ -192,7 +192,7 @@ class Table:
         return state
 
     def _check(self, paytable: LoadedPaytable) -> None:
-        problems = verify(self.ledger, paytable)
+        problems = verify(self.ledger, paytable, full=False)
         open_tilt = self._unacknowledged_tilt()
         if problems:
             with self.ledger.atomic():
@@ -202,6 +202,9 @@ class Table:
             self.tilt = Tilt(problems)
         elif open_tilt:
             self.tilt = Tilt(open_tilt)
+        else:
+            with self.ledger.atomic():
+                checkpoint(self.ledger)  # the next start verifies only what comes after
 
     def _unacknowledged_tilt(self) -> list[Problem]:
         pending: list[Problem] = []

@@ -35,7 +35,7 @@ def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert table.ledger.schema_version == 1
+    assert table.ledger.schema_version == 2  # 0001_initial, 0002_checkpoints
     assert [e["kind"] for e in table.ledger.event_log()] == ["paytable_change", "power_up"]
     table.close()
 
@@ -273,3 +273,37 @@ def test_a_paytable_switch_needs_empty_seats_and_is_logged_with_both_hashes(
     again = open_table(db, seven)
     assert again.tilt is None and again.state.paytable.id == "md-community-7"
     again.close()
+
+
+def test_start_up_resumes_meter_checks_from_a_checkpoint_yet_catches_tampering(
+    tmp_path: Path,
+) -> None:
+    db = _played_ledger(tmp_path, rounds=10)
+    open_table(db).close()  # a clean start records a checkpoint at round 10
+    ledger = Ledger.open(db)
+    point = ledger.last_checkpoint()
+    assert point is not None and point["round"] == 10
+    assert point["hash"] == ledger.round_hash(10)
+    ledger.close()
+    table = open_table(db)
+    play(table, 5)
+    table.close()
+    # a meter changed after the checkpoint, and a round edited before it, both still tilt
+    _tamper(db, "UPDATE meters SET value = value + 7 WHERE seat = 0 AND name = 'coin_in.tie'",
+            "DROP TRIGGER hand_ledger_no_update",
+            "UPDATE hand_ledger SET record = replace(record, '\"outcome\":\"complete\"', "
+            "'\"outcome\":\"voided\"') WHERE round = 3")
+    table = open_table(db)
+    assert table.tilt is not None
+    assert "round 3: its content does not match its hash" in table.tilt.message
+    assert "coin_in.tie" in table.tilt.message
+    table.close()
+
+
+def test_a_full_verify_and_a_checkpointed_verify_agree_on_a_clean_ledger(tmp_path: Path) -> None:
+    db = _played_ledger(tmp_path, rounds=8)
+    open_table(db).close()
+    table = open_table(db)
+    play(table, 4)
+    assert verify(table.ledger, full=True) == verify(table.ledger, full=False) == []
+    table.close()

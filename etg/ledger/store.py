@@ -277,6 +277,39 @@ class Ledger:
             )
         return [json.loads(r[0]) for r in self.db.execute(sql).fetchall()]
 
+    def rounds_after(self, round_number: int) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT record FROM hand_ledger WHERE round > ? ORDER BY round", [round_number]
+        ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def round_hash(self, round_number: int) -> str | None:
+        row = self.db.execute(
+            "SELECT hash FROM hand_ledger WHERE round = ?", [round_number]
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def last_checkpoint(self) -> dict[str, Any] | None:
+        row = self.db.execute(
+            "SELECT round, hash, event_id, meters FROM checkpoints ORDER BY round DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        return {"round": row[0], "hash": row[1], "event_id": row[2], "meters": json.loads(row[3])}
+
+    def save_checkpoint(
+        self, round_number: int, digest: str, event_id: int, meters: dict[str, list[list[Any]]]
+    ) -> None:
+        """Meter sums and chain hash as verified through ``round_number`` and ``event_id``."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO checkpoints (round, hash, event_id, meters) "
+            "VALUES (?, ?, ?, ?)",
+            [round_number, digest, event_id, canonical(meters)],
+        )
+
+    def last_event_id(self) -> int:
+        return int(self.db.execute("SELECT coalesce(max(id), 0) FROM event_log").fetchone()[0])
+
     def round_count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM hand_ledger").fetchone()[0])
 
@@ -381,3 +414,13 @@ _SCHEMA_1 = [
 def _initial(db: Database) -> None:
     for statement in _SCHEMA_1:
         db.execute(statement)
+
+
+@migrations(name="0002_checkpoints")
+def _checkpoints(db: Database) -> None:
+    # Start-up verification resumes from the last verified point instead of round 1, so a
+    # cabinet's cold start does not grow with its history; `etg ledger verify` still reads all.
+    db.execute(
+        "CREATE TABLE checkpoints (round INTEGER PRIMARY KEY, hash TEXT NOT NULL,"
+        " event_id INTEGER NOT NULL, meters TEXT NOT NULL)"
+    )

@@ -24,20 +24,52 @@ from etg.ledger.store import Ledger, Problem
 MAX_METER_PROBLEMS = 5
 
 
-def verify(ledger: Ledger, paytable: LoadedPaytable | None = None) -> list[Problem]:
-    """Every problem found; an empty list means the ledger is sound."""
+def verify(ledger: Ledger, paytable: LoadedPaytable | None = None,
+           full: bool = True) -> list[Problem]:
+    """Every problem found; an empty list means the ledger is sound.
+
+    The whole chain is checked every time (hashing only, cheap). Recomputing
+    the meters from every record is what grows with a cabinet's history, so
+    ``full=False`` (start-up) takes the meter sums of the last checkpoint,
+    once the chain still holds the hash it was taken at, and adds what came
+    after; ``etg ledger verify`` recomputes everything.
+    """
     problems = ledger.quick_check()
     if problems:
         return problems  # a damaged file: the other checks would only repeat it
     problems += ledger.check_chain()
-    problems += check_meters(ledger)
+    checkpoint = None if full else usable_checkpoint(ledger)
+    if checkpoint is not None and ledger.round_hash(checkpoint["round"]) != checkpoint["hash"]:
+        checkpoint = None  # the chain changed under it (already reported): recompute in full
+    problems += check_meters(ledger, checkpoint)
     problems += check_paytable(ledger, paytable)
     problems += check_journal(ledger)
     return problems
 
 
-def check_meters(ledger: Ledger) -> list[Problem]:
-    expected = expected_meters(ledger)
+def usable_checkpoint(ledger: Ledger) -> dict[str, Any] | None:
+    """The last checkpoint, unless a RAM clear came after it (the meters restarted there)."""
+    checkpoint = ledger.last_checkpoint()
+    clears = ledger.event_log("ram_clear")
+    if checkpoint is not None and clears and clears[-1]["id"] > checkpoint["event_id"]:
+        return None
+    return checkpoint
+
+
+def checkpoint(ledger: Ledger) -> None:
+    """Record the meter sums and chain hash as verified now (call after a clean verify)."""
+    rounds = ledger.round_count()
+    digest = ledger.round_hash(rounds) if rounds else None
+    if digest is None:
+        return
+    sums = expected_meters(ledger, usable_checkpoint(ledger))
+    ledger.save_checkpoint(rounds, digest, ledger.last_event_id(),
+                           {pid: [[seat, name, value] for (seat, name), value in sorted(c.items())]
+                            for pid, c in sorted(sums.items())})
+
+
+def check_meters(ledger: Ledger, checkpoint: dict[str, Any] | None = None) -> list[Problem]:
+    expected = expected_meters(ledger, checkpoint)
     actual = ledger.meters()
     problems: list[Problem] = []
     for paytable_id in sorted(set(expected) | set(actual)):
@@ -54,20 +86,30 @@ def check_meters(ledger: Ledger) -> list[Problem]:
     return problems
 
 
-def expected_meters(ledger: Ledger) -> dict[str, Counter[tuple[int, str]]]:
-    """What the meters must hold: the ledger's sums since the last RAM clear, per paytable."""
+def expected_meters(ledger: Ledger, checkpoint: dict[str, Any] | None = None
+                    ) -> dict[str, Counter[tuple[int, str]]]:
+    """What the meters must hold: the ledger's sums since the last RAM clear, per paytable.
+
+    From a ``checkpoint``: its verified sums plus what the ledger added after it.
+    """
     entries = ledger.event_log()
     after_round, after_entry = 0, 0
     for entry in entries:
         if entry["kind"] == "ram_clear":
             after_round, after_entry = entry["details"]["after_round"], entry["id"]
-    records = [r for r in ledger.rounds() if r["round"] > after_round]
+    base: dict[str, Counter[tuple[int, str]]] = {}
+    if checkpoint is not None:
+        after_round, after_entry = checkpoint["round"], checkpoint["event_id"]
+        base = {pid: Counter({(seat, name): value for seat, name, value in rows})
+                for pid, rows in checkpoint["meters"].items()}
+    records = ledger.rounds_after(after_round)
     kept = [e for e in entries if e["id"] > after_entry]
     out: dict[str, Counter[tuple[int, str]]] = {}
-    for paytable_id in {r["paytable"]["id"] for r in records} | {meter_owner(e) for e in kept}:
+    owners = {r["paytable"]["id"] for r in records} | {meter_owner(e) for e in kept} | set(base)
+    for paytable_id in owners:
         mine = [r for r in records if r["paytable"]["id"] == paytable_id]
         logged = [e for e in kept if meter_owner(e) == paytable_id]
-        sums = +sum_meters(mine, logged)
+        sums = +(base.get(paytable_id, Counter()) + sum_meters(mine, logged))
         if sums:
             out[paytable_id] = sums
     return out
