@@ -47,6 +47,15 @@ def test_every_bad_file_has_its_expected_messages() -> None:
     assert len({name for name in files if name.startswith(("bonus-", "progressive-payout-"))}) >= 14
 
 
+def refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str) -> list[str]:
+    """Write ``text`` as ``name`` in a temporary folder, load it, return the refusal's lines."""
+    (tmp_path / name).write_text(text, "utf-8")
+    monkeypatch.chdir(tmp_path)  # so that FILE in each message is the bare name
+    with pytest.raises(ConfigError) as caught:
+        load_paytable(name)
+    return str(caught.value).splitlines()
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_bad_paytable_is_refused_exactly(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(BAD)  # so that FILE in each message is the bare name
@@ -110,11 +119,7 @@ def test_all_problems_are_reported_sorted_by_line(
     text = _edited("  decks: 6 ", "  decks: 6\n  decks: 8 ", text)
     text = _edited("  auto_open: false", "  auto_open: false\n  autoopen: true", text)
     text = _edited("war: {pays: 1, to: 1}", "war: {pays: one, to: 1}", text)
-    (tmp_path / "many.yaml").write_text(text, "utf-8")
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError) as caught:
-        load_paytable("many.yaml")
-    assert str(caught.value).splitlines() == [
+    assert refusal(tmp_path, monkeypatch, "many.yaml", text) == [
         "many.yaml:4:5: id: expected a string, got 5; quote it ('5') if it is meant as text",
         "many.yaml:10:3: shoe.decks: duplicate key 'decks' (first at line 9)",
         "many.yaml:24:15: payouts.war.pays: expected an integer, got 'one'",
@@ -127,11 +132,7 @@ def test_rules_are_checked_once_types_are_right(
 ) -> None:
     text = _edited("  decks: 6 ", "  decks: 5 ")
     text = _edited("  betting_s: 20", "  betting_s: 601", text)
-    (tmp_path / "rules.yaml").write_text(text, "utf-8")
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError) as caught:
-        load_paytable("rules.yaml")
-    assert str(caught.value).splitlines() == [
+    assert refusal(tmp_path, monkeypatch, "rules.yaml", text) == [
         "rules.yaml:9:10: shoe.decks: maryland allows 6 or 8 decks, not 5",
         "rules.yaml:29:14: timers.betting_s: must be between 1 and 600 seconds, not 601",
     ]
@@ -324,11 +325,7 @@ def test_wrong_types_in_list_items_name_the_unit_and_the_fix(
     text = _edited("progressive: primary, meter_percent: [20, 100]",
                    "progressive: Primary, meter_percent: [20.5, 100]", text)
     text = _edited("suited_four_of_a_kind: 500000", "suited_four_of_a_kind: 5000.5", text)
-    (tmp_path / "types.yaml").write_text(text, "utf-8")
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError) as caught:
-        load_paytable("types.yaml")
-    assert str(caught.value).splitlines() == [
+    assert refusal(tmp_path, monkeypatch, "types.yaml", text) == [
         "types.yaml:54:49: bonus_spin.hot_spot_ring.0.progressive: expected one of (primary, "
         "secondary, progressive_payout) or null, got 'Primary'; did you mean 'primary'?",
         "types.yaml:54:74: bonus_spin.hot_spot_ring.0.meter_percent.0: expected an integer "
@@ -346,11 +343,7 @@ def test_a_problem_with_a_whole_section_points_at_its_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = _edited("  trigger:                 # MD", "  triggers:                # MD")
-    (tmp_path / "section.yaml").write_text(text, "utf-8")
-    monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigError) as caught:
-        load_paytable("section.yaml")
-    assert str(caught.value).splitlines() == [
+    assert refusal(tmp_path, monkeypatch, "section.yaml", text) == [
         "section.yaml:32:1: bonus_spin: missing required key 'trigger'",
         "section.yaml:34:3: bonus_spin.triggers: unknown key 'triggers'; did you mean 'trigger'?",
     ]

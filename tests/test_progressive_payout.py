@@ -54,6 +54,20 @@ def play(spot1: str, dealer: str, war: tuple[str, str] | None, decision: Decisio
     return s, events
 
 
+def both_on_spot_one(spot1: str, war: tuple[str, str],
+                     seat1: Decision) -> tuple[TableState, list[object]]:
+    """Seats 1 and 2 each wager $5 Initial + Progressive Payout on spot 1 against a 9♥.
+
+    Spot 1 ties; seat 1 makes ``seat1``'s choice, seat 2 goes to War.
+    """
+    codes = ["7D", spot1, "2C", "2C", "2C", "2C", "9H", *BURN3, *war]
+    bets = [PlaceWager(seat, 1, kind, 500) for seat in (1, 2)
+            for kind in (BetKind.INITIAL, BetKind.PROGRESSIVE_PAYOUT)]
+    return run(table(maryland_bonus(), codes, CREDITS),
+               [OpenBets(), *bets, CloseBets(), Deal(), Settle(), Decide(1, 1, seat1),
+                Decide(2, 1, Decision.WAR), WarDeal(), Settle()])
+
+
 def progressive(events: list[object], seat: int) -> list[tuple[WagerKind, Result, int]]:
     return [(e.payment.kind, e.payment.result, e.paid) for e in events
             if isinstance(e, WagerSettled) and e.seat == seat
@@ -108,15 +122,7 @@ def test_suited_four_of_a_kind_pays_the_meter_and_1000_to_1_and_envy_to_the_othe
 
 def test_two_meter_awards_in_one_round_are_paid_in_seat_order() -> None:
     # MD Ch. 9 A, Ch. 10 D(4): the second seat is paid the meter as it stands: the reset value
-    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9H", *BURN3, "9H", "9H"]
-    s = table(maryland_bonus(), codes, CREDITS)
-    bets = []
-    for seat in (1, 2):
-        bets += [PlaceWager(seat, 1, BetKind.INITIAL, 500),
-                 PlaceWager(seat, 1, BetKind.PROGRESSIVE_PAYOUT, 500)]
-    s, events = run(s, [OpenBets(), *bets, CloseBets(), Deal(), Settle(),
-                        Decide(1, 1, Decision.WAR), Decide(2, 1, Decision.WAR), WarDeal(),
-                        Settle()])
+    _, events = both_on_spot_one("9H", ("9H", "9H"), Decision.WAR)
     awards = [(e.seat, e.amount, e.meter_after) for e in events
               if isinstance(e, ProgressiveAwarded)]
     assert awards == [(2, 1_000_050, 1_000_000), (1, 1_000_000, 1_000_000)]
@@ -144,15 +150,7 @@ def test_never_envy_for_ones_own_hand() -> None:
 
 def test_a_surrendered_tie_counts_only_the_original_cards() -> None:
     # SPEC §4: a Double Tie needs the player to have gone to War on that spot
-    codes = ["7D", "9C", "2C", "2C", "2C", "2C", "9H", *BURN3, "9D", "9S"]
-    s = table(maryland_bonus(), codes, CREDITS)
-    bets = []
-    for seat in (1, 2):
-        bets += [PlaceWager(seat, 1, BetKind.INITIAL, 500),
-                 PlaceWager(seat, 1, BetKind.PROGRESSIVE_PAYOUT, 500)]
-    s, events = run(s, [OpenBets(), *bets, CloseBets(), Deal(), Settle(),
-                        Decide(1, 1, Decision.SURRENDER), Decide(2, 1, Decision.WAR), WarDeal(),
-                        Settle()])
+    s, events = both_on_spot_one("9C", ("9D", "9S"), Decision.SURRENDER)
     hands = {e.seat: e.hand for e in events if isinstance(e, PayoutHandMade)}
     assert hands == {2: PayoutHand.FOUR_OF_A_KIND, 1: PayoutHand.TIE}
     assert total_money(s) == 12 * CREDITS // 2
