@@ -30,6 +30,7 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.events import Event
+from etg.core.flow import DealerAction, dealer_next
 from etg.core.paytable import Decision, Layout, Paytable
 from etg.core.refusal import Refused
 from etg.core.rng import RandomSource
@@ -95,6 +96,26 @@ def standard_bots(paytable: Paytable) -> tuple[Bot, ...]:
             Bot(2, (2,), unit_bet, 0, Decision.SURRENDER, bonus_spin=min(bonus)))
 
 
+def dealer_command(state: TableState, source: RandomSource) -> Command:
+    """The dealer's next command (see :func:`etg.core.flow.dealer_next`), draws included."""
+    action = dealer_next(state)
+    if action is DealerAction.SHUFFLE:
+        reason = ShuffleReason.NEW_SHOE if state.shoe is None else ShuffleReason.CUT_CARD
+        return Shuffle(draw_shoe(state.paytable.shoe, source), reason)
+    if action is DealerAction.SPIN:
+        bonus = state.paytable.bonus_spin
+        assert bonus is not None, "the wheel spins only on a paytable with a Bonus Spin"
+        return Spin(draw_stops(bonus, state.paytable.seats, source))
+    return _SIMPLE[action]
+
+
+_SIMPLE: dict[DealerAction, Command] = {
+    DealerAction.OPEN: OpenBets(), DealerAction.CLOSE: CloseBets(), DealerAction.DEAL: Deal(),
+    DealerAction.SETTLE: Settle(), DealerAction.CLOSE_DECISIONS: CloseDecisions(),
+    DealerAction.WAR_DEAL: WarDeal(), DealerAction.NEXT_ROUND: NextRound(),
+}
+
+
 class RoundDriver:
     """Plays whole rounds: shuffles when due, bots bet and decide, the dealer deals."""
 
@@ -114,38 +135,27 @@ class RoundDriver:
 
         while True:
             phase = state.phase
-            if phase is Phase.IDLE:
-                if state.shoe is None or state.shuffle_due:
-                    reason = (ShuffleReason.NEW_SHOE if state.shoe is None
-                              else ShuffleReason.CUT_CARD)
-                    send(Shuffle(draw_shoe(state.paytable.shoe, self.source), reason))
-                    continue
+            if phase is Phase.IDLE and dealer_next(state) is DealerAction.OPEN:
                 self._top_up(state, send)
-                send(OpenBets())
-            elif phase is Phase.BETTING:
+            if phase is Phase.BETTING:
                 self._bet(state, send)
-                send(CloseBets())
-            elif phase is Phase.BETS_CLOSED:
-                send(Deal())
-            elif phase in (Phase.DEALT, Phase.WAR_DEALT):
-                send(Settle())
             elif phase is Phase.DECISIONS:
-                for seat, spot in state.pending_decisions():
-                    bot = self.bots.get(seat)
-                    if bot is not None:
-                        send(Decide(seat, spot, bot.decision,
-                                    bot.war_tie if bot.decision is Decision.WAR else 0))
-                if state.phase is Phase.DECISIONS:
-                    send(CloseDecisions())
-            elif phase is Phase.WAR_PENDING:
-                send(WarDeal())
-            elif phase is Phase.BONUS_SPIN:
-                bonus = state.paytable.bonus_spin
-                assert bonus is not None
-                send(Spin(draw_stops(bonus, state.paytable.seats, self.source)))
-            else:  # COMPLETE or VOIDED
-                send(NextRound())
+                for command in self.decisions(state):
+                    send(command)
+            if state.phase is phase:  # the bots did not move the round on: the dealer does
+                send(dealer_command(state, self.source))
+            if phase in (Phase.COMPLETE, Phase.VOIDED):
                 return state, events
+
+    def decisions(self, state: TableState) -> list[Command]:
+        """The bots' War or Surrender on each of their tie hands still pending."""
+        out: list[Command] = []
+        for seat, spot in state.pending_decisions():
+            bot = self.bots.get(seat)
+            if bot is not None:
+                out.append(Decide(seat, spot, bot.decision,
+                                  bot.war_tie if bot.decision is Decision.WAR else 0))
+        return out
 
     def _top_up(self, state: TableState, send: Callable[[Command], None]) -> None:
         for bot in self.bots.values():
@@ -161,3 +171,33 @@ class RoundDriver:
                     send(command)
                 except Refused:
                     break  # a bot that cannot bet sits the round out
+
+
+def demo_bots(paytable: Paytable) -> tuple[Bot, ...]:
+    """Players for the demo table: up to six seats, each with its own habits.
+
+    Odd seats go to War, even seats surrender; wager sizes, spots, Tie Wagers
+    and the side wagers vary from seat to seat, so an unattended demo shows
+    every kind of wager, chip colour and decision the game has.
+    """
+    limits = paytable.limits
+    payout = paytable.progressive_payout.wager_cents if paytable.progressive_payout else 0
+    bonus = paytable.bonus_spin.denominations_cents if paytable.bonus_spin else (0,)
+    bots: list[Bot] = []
+    for seat in range(1, min(paytable.seats, 6) + 1):
+        initial = min(limits.initial.min_cents * (1, 2, 1, 5, 2, 4)[seat - 1],
+                      limits.initial.max_cents)
+        war = seat % 2 == 1
+        tie = limits.tie.min_cents * (seat % 3 == 1)
+        if paytable.layout is Layout.COMMUNITY:
+            width = 1 + seat % paytable.max_spots_per_seat
+            first = min(1 + (2 * seat - 2) % paytable.spot_count, paytable.spot_count - width + 1)
+            spots = tuple(range(first, first + width))
+        else:
+            spots = (seat,)
+        bots.append(Bot(
+            seat, spots, initial, tie, Decision.WAR if war else Decision.SURRENDER,
+            war_tie=limits.tie.min_cents if war and paytable.war_tie_wager and seat == 1 else 0,
+            progressive_payout=payout if seat in (1, 4) else 0,
+            bonus_spin=(max(bonus), 0, min(bonus), max(bonus), min(bonus), 0)[seat - 1]))
+    return tuple(bots)

@@ -1,0 +1,45 @@
+"""What the dealer does next: the routine of a round as a function of the state.
+
+The dealer console lights the button for this action, the demo dealer and the
+round driver send it, and nothing else follows from it: the engine still
+decides whether a command is accepted.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from etg.core.state import Phase, TableState
+
+
+class DealerAction(Enum):
+    SHUFFLE = "shuffle"  # MD Ch. 5: a new shoe, or the cut card came out
+    OPEN = "open"  # MD Ch. 7 C: place your bets
+    CLOSE = "close"  # MD Ch. 7 D: no more bets
+    DEAL = "deal"  # MD Ch. 8 F
+    SETTLE = "settle"  # MD Ch. 9 A: collect and pay
+    CLOSE_DECISIONS = "close_decisions"  # MD Ch. 9 E: decision time is over
+    WAR_DEAL = "war_deal"  # MD Ch. 9 H
+    SPIN = "spin"  # SPEC §3: the Bonus Spin wheel
+    NEXT_ROUND = "next_round"
+
+
+_BY_PHASE = {
+    Phase.BETTING: DealerAction.CLOSE,
+    Phase.BETS_CLOSED: DealerAction.DEAL,
+    Phase.DEALT: DealerAction.SETTLE,
+    Phase.WAR_DEALT: DealerAction.SETTLE,
+    Phase.DECISIONS: DealerAction.CLOSE_DECISIONS,
+    Phase.WAR_PENDING: DealerAction.WAR_DEAL,
+    Phase.BONUS_SPIN: DealerAction.SPIN,
+    Phase.COMPLETE: DealerAction.NEXT_ROUND,
+    Phase.VOIDED: DealerAction.NEXT_ROUND,
+}
+
+
+def dealer_next(state: TableState) -> DealerAction:
+    """The one action that moves the round on from ``state``."""
+    if state.phase is Phase.IDLE:
+        due = state.shoe is None or state.shuffle_due
+        return DealerAction.SHUFFLE if due else DealerAction.OPEN
+    return _BY_PHASE[state.phase]

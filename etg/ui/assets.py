@@ -1,0 +1,73 @@
+"""Bundled fonts and images (SPEC §6: no system fonts), found wherever the game runs.
+
+The ``assets/`` directory sits beside the package in a checkout or an
+editable install, and beside the executable in a PyInstaller onedir build
+(``sys._MEIPASS``); ``ETG_ASSETS`` overrides both. Fonts and rendered text
+are cached: a frame re-uses the surfaces of the frame before, which is what
+keeps the busiest scene inside its frame budget (SPEC §11).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from functools import lru_cache
+from pathlib import Path
+
+import pygame
+
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+
+
+class Style(Enum):
+    """The bundled typefaces, by the job they do on screen."""
+
+    REGULAR = "DejaVuSans.ttf"  # body text, tables
+    BOLD = "DejaVuSans-Bold.ttf"  # buttons, amounts, status
+    CONDENSED = "DejaVuSansCondensed-Bold.ttf"  # narrow labels: seat panels, wheel segments
+    SERIF = "DejaVuSerif-Bold.ttf"  # card indices and titles
+
+
+def assets_dir() -> Path:
+    """The directory holding ``fonts/`` and ``images/``."""
+    override = os.environ.get("ETG_ASSETS")
+    if override:
+        return Path(override)
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen is not None:
+        return Path(frozen) / "assets"
+    return Path(__file__).resolve().parents[2] / "assets"
+
+
+def missing_assets() -> list[str]:
+    """Bundled files that are not where the game looks for them (for the smoke test)."""
+    root = assets_dir()
+    wanted = [root / "fonts" / style.value for style in Style]
+    wanted.append(root / "fonts" / "LICENSE-DejaVu.txt")
+    return [str(path) for path in wanted if not path.is_file()]
+
+
+@lru_cache(maxsize=128)
+def font(size: int, style: Style = Style.BOLD) -> pygame.font.Font:
+    """The bundled typeface at ``size`` logical pixels."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(assets_dir() / "fonts" / style.value, size)
+
+
+@lru_cache(maxsize=4096)
+def text(words: str, size: int, colour: Colour, style: Style = Style.BOLD) -> pygame.Surface:
+    """``words`` rendered antialiased on a transparent surface; cached, so never mutate it."""
+    return font(size, style).render(words, True, colour)
+
+
+def fit_text(words: str, size: int, colour: Colour, max_width: int,
+             style: Style = Style.BOLD) -> pygame.Surface:
+    """Like :func:`text`, stepping the size down until the line fits ``max_width``."""
+    while size > 8:
+        surface = text(words, size, colour, style)
+        if surface.get_width() <= max_width:
+            return surface
+        size -= 2
+    return text(words, size, colour, style)

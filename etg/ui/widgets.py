@@ -1,0 +1,113 @@
+"""Buttons and the small drawing vocabulary every scene shares.
+
+A :class:`Button` is a value: where it is, what it says, what it does when
+tapped (its ``tag``), and how it looks now. Scenes rebuild their buttons from
+the state each frame, so a button can never show an action the state no
+longer allows, and the App hit-tests touches against exactly what was drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import pygame
+
+from etg.ui import theme
+from etg.ui.assets import Colour, Style, fit_text, text
+from etg.ui.canvas import Rect
+from etg.ui.input import HitTarget, Touch, hit_test
+
+Anchor = Literal["center", "topleft", "topright", "midleft", "midright", "midtop", "midbottom",
+                 "bottomleft", "bottomright"]
+
+
+@dataclass(frozen=True)
+class Button:
+    """A touch target with its look; ``tag`` says what a tap means to the scene."""
+
+    rect: Rect
+    label: str
+    tag: str
+    enabled: bool = True
+    hot: bool = False  # lit: the expected action, or the selected option
+    colour: theme.RGB = theme.BUTTON
+    size: int = 26
+    sublabel: str = ""
+
+    @property
+    def target(self) -> HitTarget:
+        return HitTarget(self.rect, tag=self.tag)
+
+
+def button_at(buttons: Sequence[Button], touch: Touch) -> Button | None:
+    """The topmost button under the touch (see :func:`etg.ui.input.hit_test`)."""
+    hit = hit_test([b.target for b in buttons], touch)
+    if hit is None:
+        return None
+    return next(b for b in reversed(buttons) if b.target == hit)
+
+
+def draw_button(surface: pygame.Surface, button: Button, pressed: bool = False) -> None:
+    """A raised, rounded casino button; lit when hot, sunk while pressed, grey when disabled."""
+    rect = pygame.Rect(button.rect)
+    base = button.colour if button.enabled else theme.BUTTON_OFF
+    if button.hot and button.enabled:
+        base = theme.BUTTON_HOT
+    if pressed:
+        base = shade(base, 0.7)
+    radius = min(14, rect.height // 3)
+    pygame.draw.rect(surface, shade(base, 0.45), rect.move(0, 3), border_radius=radius)
+    pygame.draw.rect(surface, base, rect, border_radius=radius)
+    top = pygame.Rect(rect.x + 3, rect.y + 3, rect.width - 6, rect.height // 2 - 2)
+    pygame.draw.rect(surface, shade(base, 1.25), top, border_radius=max(radius - 3, 2))
+    edge = theme.GOLD if button.hot and button.enabled else shade(base, 1.6)
+    pygame.draw.rect(surface, edge, rect, width=2, border_radius=radius)
+    ink = theme.INK if button.hot and button.enabled else (
+        theme.WHITE if button.enabled else theme.TEXT_DIM)
+    if button.sublabel:
+        label = fit_text(button.label, button.size, ink, rect.width - 10)
+        sub = fit_text(button.sublabel, max(button.size * 2 // 3, 12), ink, rect.width - 10,
+                       Style.CONDENSED)
+        total = label.get_height() + sub.get_height() - 4
+        y = rect.centery - total // 2
+        surface.blit(label, label.get_rect(midtop=(rect.centerx, y)))
+        surface.blit(sub, sub.get_rect(midtop=(rect.centerx, y + label.get_height() - 4)))
+    else:
+        label = fit_text(button.label, button.size, ink, rect.width - 10)
+        surface.blit(label, label.get_rect(center=rect.center))
+
+
+def draw_text(surface: pygame.Surface, words: str, size: int, colour: Colour,
+              at: tuple[float, float], anchor: Anchor = "center", style: Style = Style.BOLD,
+              shadow: bool = False, max_width: int | None = None) -> pygame.Rect:
+    """Blit one line of cached text anchored at ``at``; returns where it went."""
+    rendered = (text(words, size, colour, style) if max_width is None
+                else fit_text(words, size, colour, max_width, style))
+    rect = rendered.get_rect(**{anchor: (round(at[0]), round(at[1]))})
+    if shadow:
+        surface.blit(text(words, size, (0, 0, 0), style) if max_width is None
+                     else fit_text(words, size, (0, 0, 0), max_width, style), rect.move(2, 2))
+    surface.blit(rendered, rect)
+    return rect
+
+
+def draw_panel(surface: pygame.Surface, rect: Rect | pygame.Rect, fill: Colour = theme.PANEL,
+               edge: Colour = theme.PANEL_EDGE, radius: int = 14, width: int = 2) -> None:
+    """A rounded panel with an edge line; a 4-tuple fill is drawn translucent."""
+    r = pygame.Rect(rect)
+    if len(fill) == 4:
+        layer = pygame.Surface(r.size, pygame.SRCALPHA)
+        pygame.draw.rect(layer, fill, layer.get_rect(), border_radius=radius)
+        surface.blit(layer, r)
+    else:
+        pygame.draw.rect(surface, fill, r, border_radius=radius)
+    if width:
+        pygame.draw.rect(surface, edge, r, width=width, border_radius=radius)
+
+
+def shade(colour: theme.RGB, factor: float) -> theme.RGB:
+    """``colour`` darkened (factor < 1) or lightened (factor > 1)."""
+    r, g, b = colour
+    return (min(255, int(r * factor)), min(255, int(g * factor)), min(255, int(b * factor)))
