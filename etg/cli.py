@@ -19,10 +19,9 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as Table_
 
+from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
-from etg.core.events import Event
-from etg.core.state import TableState
 
 if TYPE_CHECKING:
     from etg.ledger.store import Ledger
@@ -44,43 +43,51 @@ def main() -> None:
               help="Configuration directory with cabinet.yaml and paytables/ "
                    "(default: the shipped config/).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Ledger file (default: a demo ledger for this paytable in the per-user "
-                   "data directory).")
-@click.option("--rounds", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Rounds to play before exiting.")
+              help="Ledger file (default: the cabinet's database; with --demo, a demo ledger "
+                   "for this paytable in the per-user data directory).")
+@click.option("--windowed", is_flag=True, help="A window instead of full screen (development).")
+@click.option("--demo", is_flag=True,
+              help="Bot players and a bot dealer play unattended, on their own DEMO ledger.")
+@click.option("--headless", is_flag=True,
+              help="No screen: SDL's dummy video driver (tests, screenshots, servers).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Exit after this many rounds are finished (default: run until closed).")
+@click.option("--screenshots", "screenshots", type=click.Path(file_okay=False, path_type=Path),
+              help="Save a PNG of each phase of each round in this directory.")
 @click.option("--seed", type=int, default=None,
-              help="Seed the bots' shoe (reproducible demo); default: the CSPRNG.")
-def run(config_dir: Path | None, db_path: Path | None, rounds: int, seed: int | None) -> None:
-    """Run the table with the active paytable, bot players at the seats (DEMO).
+              help="Seed the draws (a reproducible demo); default: the CSPRNG.")
+def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
+        headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None) -> None:
+    """The kiosk: the table full screen on the cabinet's display (SPEC §6).
 
-    This release shows the table as text; the full-screen kiosk comes with the
-    kiosk release. Demo play keeps its own ledger, never the cabinet's meters.
+    The dealer console is on screen and on keys F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL,
+    SPIN, NEXT ROUND, SHUFFLE, VOID); F9 help, F10 operator menu. Demo play keeps
+    its own ledger, never the cabinet's meters.
     """
-    from etg.bots import RoundDriver, standard_bots
-    from etg.core.state import Phase
     from etg.ledger.store import default_path
-    from etg.ui.text import describe, render_table
+    from etg.ui.app import NoDisplay, RunOptions
+    from etg.ui.kiosk import run_kiosk
 
-    loaded = _active_paytable(config_dir)
-    demo_ledger = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
-    table = _open_table(db_path or demo_ledger, loaded, seed)
-    click.echo(f"ETG  ·  {loaded.paytable.name}  ·  {loaded.path.name} "
-               f"(sha256 {loaded.sha256[:12]})  ·  DEMO: bots at seats 1 and 2  ·  "
-               f"ledger {table.ledger.path}")
-
-    def show(state: TableState, events: list[Event]) -> None:
-        for event in events:
-            line = describe(event)
-            if line:
-                click.echo(f"  · {line}")
-        if state.phase in (Phase.DECISIONS, Phase.COMPLETE, Phase.VOIDED):
-            click.echo(render_table(state, demo=True) + "\n")
-
-    table.listeners.append(show)
-    driver = RoundDriver(standard_bots(loaded.paytable), table.source, table.apply)
+    config = config_dir or default_config_dir()
+    cabinet_file = config / "cabinet.yaml"
+    cabinet = _cabinet_or_exit(cabinet_file)
+    loaded = _load_or_exit(cabinet.paytable_path(cabinet_file))
+    if db_path is None:
+        if demo:
+            db_path = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
+        elif cabinet.database is not None:
+            db_path = cabinet_file.parent / cabinet.database
+        else:
+            db_path = default_path()
+    options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
+                         screenshots=screenshots, config_dir=config)
+    table = _open_table(db_path, loaded, seed, stop_on_tilt=False)
     try:
-        for _ in range(rounds):
-            driver.play_round(table.state)
+        run_kiosk(table, cabinet, cabinet_file, options)
+    except NoDisplay as error:
+        click.echo(f"etg run: no display to open a window on ({error}); "
+                   f"use --headless to run without one", err=True)
+        sys.exit(INVALID)
     finally:
         table.close()
 
@@ -114,7 +121,8 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
         table.close()
 
 
-def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None) -> Table:
+def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None,
+                stop_on_tilt: bool = True) -> Table:
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
     from etg.table import Table
@@ -128,7 +136,7 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None) -> Tabl
     source: RandomSource = (SystemSource() if seed is None
                             else SeededSource(seed * 1_000_003 + ledger.round_count()))
     table = Table.open(ledger, loaded, source)
-    if table.tilt is not None:
+    if table.tilt is not None and stop_on_tilt:
         click.echo(f"{db_path}: TILT: {table.tilt.message}", err=True)
         click.echo("play stops until an operator acknowledges it", err=True)
         table.close()
@@ -409,9 +417,12 @@ def _load_or_exit(path: Path) -> LoadedPaytable:
 
 def _active_paytable(config_dir: Path | None) -> LoadedPaytable:
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
+    return _load_or_exit(_cabinet_or_exit(cabinet_file).paytable_path(cabinet_file))
+
+
+def _cabinet_or_exit(cabinet_file: Path) -> Cabinet:
     try:
-        cabinet = load_cabinet(cabinet_file)
+        return load_cabinet(cabinet_file)
     except ConfigError as error:
         click.echo(str(error), err=True)
         sys.exit(INVALID)
-    return _load_or_exit(cabinet.paytable_path(cabinet_file))

@@ -170,14 +170,33 @@ class Table:
 
     def shuffle(self, reason: ShuffleReason, actor: str | None = None) -> list[Event]:
         """Draw a new shoe from the RNG source and send it (MD Ch. 5)."""
-        return self.send(Shuffle(draw_shoe(self.state.paytable.shoe, self.source), reason), actor)
+        return self.send(self.shuffle_command(reason), actor)
 
     def spin(self, actor: str | None = None) -> list[Event]:
         """Draw the wheel's three stops, then send them: drawn before anything is shown."""
+        return self.send(self.spin_command(), actor)
+
+    def shuffle_command(self, reason: ShuffleReason | None = None) -> Shuffle:
+        """A new shoe drawn from the RNG source, not yet sent.
+
+        Without a reason: a new shoe for the first, the cut card's reshuffle when
+        one is due, else a shuffle the supervisor ordered (MD Ch. 5 A, H).
+        """
+        state = self.state
+        if reason is None:
+            reason = (ShuffleReason.NEW_SHOE if state.shoe is None else
+                      ShuffleReason.CUT_CARD if state.shuffle_due else ShuffleReason.SUPERVISOR)
+        return Shuffle(draw_shoe(state.paytable.shoe, self.source), reason)
+
+    def spin_command(self) -> Spin:
+        """The wheel's three stops drawn from the RNG source, not yet sent (SPEC §3).
+
+        Raises ValueError if the paytable has no Bonus Spin wheel.
+        """
         bonus = self.state.paytable.bonus_spin
         if bonus is None:
             raise ValueError("this paytable has no Bonus Spin wheel")
-        return self.send(Spin(draw_stops(bonus, self.state.paytable.seats, self.source)), actor)
+        return Spin(draw_stops(bonus, self.state.paytable.seats, self.source))
 
     def apply(self, state: TableState, command: Command) -> tuple[TableState, list[Event]]:
         """The engine's signature, committed: lets bots and drivers play through the ledger."""

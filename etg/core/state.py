@@ -156,3 +156,18 @@ def is_tie(r: Round, spot: int) -> bool:
     card = r.spot_cards[spot - 1]
     return card is not None and r.dealer_card is not None and (
         compare(card, r.dealer_card) is Outcome.TIE)
+
+
+def spot_outcome(r: Round, spot: int) -> Outcome | None:
+    """The spot's card against the dealer's: the War cards once dealt, else the original ones.
+
+    None while either card is missing. For showing results; settlement is
+    :mod:`etg.core.settle`'s.
+    """
+    card, dealer = r.spot_cards[spot - 1], r.dealer_card
+    war = r.war_cards[spot - 1] if r.war_cards else None
+    if war is not None and r.dealer_war_card is not None:
+        card, dealer = war, r.dealer_war_card
+    if card is None or dealer is None:
+        return None
+    return compare(card, dealer)

@@ -31,6 +31,7 @@ PUSH: RGB = (160, 190, 220)
 WAR: RGB = (230, 70, 40)
 SURRENDER: RGB = (70, 110, 180)
 DEMO: RGB = (230, 60, 140)
+BONUS: RGB = (120, 30, 90)  # the Bonus Spin wager's buttons
 TILT: RGB = (230, 40, 40)
 
 # Seat colours: each seat's chips and markers on the community spots.

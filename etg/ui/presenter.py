@@ -1,0 +1,279 @@
+"""What the table screen is showing now, and the animations that carry it there.
+
+The controller has already committed everything it tells the screen. The
+presenter takes each committed step (the state after it and its events) in
+turn and plays it out: cards fly from the shoe and turn over, chips slide to
+the spots and back to the seats, the wheel spins to the stops already drawn,
+a progressive hit is celebrated. The next step waits until the gating
+animations of this one have finished, so a fast dealer never makes the
+screen skip. Animation never decides anything: every amount shown comes from
+the state or the events, and after a restart (no animations at all) the
+screen shows the committed state as it is.
+
+Everything is a pure function of ``now``: the same time always gives the
+same picture.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from etg.core.commands import BetKind
+from etg.core.events import (
+    BetsClosed,
+    BonusSpinTriggered,
+    CardDealt,
+    DecisionMade,
+    EnvyBonus,
+    Event,
+    PayoutHandMade,
+    ProgressiveAwarded,
+    RoundVoided,
+    ShoeShuffled,
+    Target,
+    WagerPlaced,
+    WagerSettled,
+    WheelStopped,
+)
+from etg.core.money import format_cents
+from etg.core.paytable import Decision, ProgressiveLevel
+from etg.core.state import TableState
+from etg.ui.layout import TableLayout
+
+CardKey = tuple[str, int, bool]  # (dealer | spot, spot number, War deal)
+
+DEAL_STAGGER_S = 0.2
+CARD_FLIGHT_S = 0.45
+CARD_FLIP_S = 0.25
+CHIP_FLIGHT_S = 0.4
+SETTLE_STAGGER_S = 0.06
+WHEEL_HOLD_S = 1.2  # the stopped wheel stays on screen before the payouts
+CELEBRATION_S = 6.0
+CELEBRATION_GATE_S = 4.0
+
+_LEVEL_TITLES = {ProgressiveLevel.PRIMARY: "JACKPOT!", ProgressiveLevel.SECONDARY: "MINI JACKPOT!",
+                 ProgressiveLevel.PROGRESSIVE_PAYOUT: "PROGRESSIVE PAYOUT!"}
+
+
+@dataclass(frozen=True)
+class CardFlight:
+    key: CardKey
+    card_code: str
+    start: float
+    origin: tuple[float, float]
+    dest: tuple[float, float, float, float]
+
+    @property
+    def end(self) -> float:
+        return self.start + CARD_FLIGHT_S + CARD_FLIP_S
+
+
+@dataclass(frozen=True)
+class ChipFlight:
+    amount: int
+    start: float
+    origin: tuple[float, float]
+    dest: tuple[float, float]
+    seat: int
+
+    @property
+    def end(self) -> float:
+        return self.start + CHIP_FLIGHT_S
+
+
+@dataclass(frozen=True)
+class Banner:
+    text: str
+    start: float
+    duration: float
+    tone: str = "gold"  # gold, war, void
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+
+@dataclass(frozen=True)
+class Celebration:
+    title: str
+    amount: str
+    start: float
+
+    @property
+    def end(self) -> float:
+        return self.start + CELEBRATION_S
+
+
+@dataclass(frozen=True)
+class WheelSpin:
+    community: int
+    seat: int
+    hot_spot: int
+    start: float
+    end: float
+
+
+Animation = CardFlight | ChipFlight | Banner | Celebration | WheelSpin
+
+
+@dataclass
+class Presenter:
+    """The screen's view of the table: the state being shown and what is moving."""
+
+    layout: TableLayout
+    shown: TableState
+    credits: tuple[int, ...] = ()
+    wheel_seconds: float = 6.5  # how long the wheel takes to stop (from the wheel view)
+    animations: list[Animation] = field(default_factory=list)
+    _queue: deque[tuple[TableState, list[Event]]] = field(default_factory=deque)
+    _gate: float = 0.0  # the current step's gating animations end then
+    _pending_credits: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.credits:
+            self.credits = self.shown.credits
+
+    def push(self, state: TableState, events: list[Event]) -> None:
+        """A committed step, to be shown after the ones before it."""
+        self._queue.append((state, events))
+
+    def update(self, now: float) -> None:
+        """Finish the step whose animations are over; start the next one."""
+        while now >= self._gate:
+            if self._pending_credits is not None:
+                self.credits, self._pending_credits = self._pending_credits, None
+            if not self._queue:
+                break
+            state, events = self._queue.popleft()
+            self.shown = state
+            self._gate = self._start(state, events, now)
+            self._pending_credits = state.credits
+        self.animations = [a for a in self.animations if a.end > now]
+
+    def busy(self, now: float) -> bool:
+        """Anything still to show: a queued step or a moving animation."""
+        return bool(self._queue) or now < self._gate or any(a.end > now for a in self.animations)
+
+    def hidden_cards(self, now: float) -> set[CardKey]:
+        """Cards in the shown state that have not landed yet (their flight draws them)."""
+        return {a.key for a in self.animations if isinstance(a, CardFlight) and a.end > now}
+
+    def active(self, now: float) -> list[Animation]:
+        """Animations on screen at ``now``, in the order they started."""
+        return [a for a in self.animations if a.start <= now < a.end]
+
+    def spin(self) -> WheelSpin | None:
+        return next((a for a in self.animations if isinstance(a, WheelSpin)), None)
+
+    # --- from events to animations ------------------------------------------------------------
+
+    def _start(self, state: TableState, events: list[Event], now: float) -> float:
+        """Schedule the step's animations; returns when its gating ones end."""
+        gate = now
+        deal_at = now
+        settle_at = now
+        for event in events:
+            if isinstance(event, CardDealt):
+                flight = self._card(event, deal_at)
+                deal_at += DEAL_STAGGER_S
+                self.animations.append(flight)
+                gate = max(gate, flight.end)
+                settle_at = max(settle_at, flight.end)
+            elif isinstance(event, WagerPlaced):
+                self.animations.append(self._wager(event, now))
+            elif isinstance(event, DecisionMade) and event.decision is Decision.WAR:
+                box = self._seat_box(event.seat, event.spot)
+                self.animations.append(ChipFlight(event.war_tie + state.round.wagers[
+                    event.seat - 1][event.spot - 1].war, now, box, self._spot(event.spot),
+                    event.seat))
+            elif isinstance(event, WheelStopped):
+                spin = WheelSpin(event.stops.community, event.stops.seat, event.stops.hot_spot,
+                                 now, now + self.wheel_seconds)
+                self.animations.append(spin)
+                settle_at = max(settle_at, spin.end + WHEEL_HOLD_S)
+                gate = max(gate, settle_at)
+            elif isinstance(event, ProgressiveAwarded):
+                where = "BONUS SPIN" if event.spot == 0 else f"SPOT {event.spot}"
+                party = Celebration(_LEVEL_TITLES[event.level],
+                                    f"{format_cents(event.amount)}  ·  SEAT {event.seat}"
+                                    f"  ·  {where}", settle_at)
+                self.animations.append(party)
+                settle_at += CELEBRATION_GATE_S
+                gate = max(gate, settle_at)
+            elif isinstance(event, WagerSettled):
+                chips = self._settled(event, settle_at)
+                if chips is not None:
+                    settle_at += SETTLE_STAGGER_S
+                    self.animations.append(chips)
+                    gate = max(gate, chips.end)
+            else:
+                banner = _banner(event, now)
+                if banner is not None:
+                    self.animations.append(banner)
+                    gate = max(gate, banner.end)
+        return gate
+
+    def _card(self, event: CardDealt, start: float) -> CardFlight:
+        layout = self.layout
+        if event.target is Target.DEALER:
+            dest = layout.dealer_war_card if event.war else layout.dealer_card
+            key: CardKey = ("dealer", 0, event.war)
+        else:
+            dest = (layout.spot_war_card(event.spot) if event.war
+                    else layout.spot_card(event.spot))
+            key = ("spot", event.spot, event.war)
+        return CardFlight(key, event.card.code, start, layout.shoe_mouth, dest)
+
+    def _wager(self, event: WagerPlaced, now: float) -> ChipFlight:
+        if event.kind is BetKind.BONUS_SPIN:
+            seat = self.layout.seat(event.seat)
+            origin = _centre(seat.bonus[0][1]) if seat.bonus else _centre(seat.rect)
+            return ChipFlight(event.amount, now, origin, self._wheel(), event.seat)
+        return ChipFlight(event.amount, now, self._seat_box(event.seat, event.spot),
+                          self._spot(event.spot), event.seat)
+
+    def _settled(self, event: WagerSettled, start: float) -> ChipFlight | None:
+        origin = self._wheel() if event.spot == 0 else self._spot(event.spot)
+        if event.paid > 0:
+            return ChipFlight(event.paid, start, origin,
+                              _centre(self.layout.seat(event.seat).header), event.seat)
+        if event.payment.stake > 0:
+            return ChipFlight(event.payment.stake, start, origin, self.layout.dealer_tray,
+                              event.seat)
+        return None
+
+    def _seat_box(self, seat: int, spot: int) -> tuple[float, float]:
+        for box_spot, rect in self.layout.seat(seat).spot_boxes:
+            if box_spot == spot:
+                return _centre(rect)
+        return _centre(self.layout.seat(seat).rect)
+
+    def _spot(self, spot: int) -> tuple[float, float]:
+        return _centre(self.layout.spot_badge(spot))
+
+    def _wheel(self) -> tuple[float, float]:
+        x, y = self.layout.wheel_centre
+        return float(x), float(y)
+
+
+def _banner(event: Event, now: float) -> Banner | None:
+    if isinstance(event, ShoeShuffled):
+        return Banner(f"SHUFFLE  ·  SHOE {event.shuffle_number}", now, 1.4)
+    if isinstance(event, BetsClosed):
+        return Banner("NO MORE BETS", now, 1.0)
+    if isinstance(event, BonusSpinTriggered):
+        return Banner("BONUS SPIN!", now, 2.0)
+    if isinstance(event, PayoutHandMade):
+        return Banner(f"{event.hand.label.upper()}!  SEAT {event.seat}  ·  SPOT {event.spot}",
+                      now, 1.6)
+    if isinstance(event, EnvyBonus):
+        return Banner(f"ENVY BONUS  ·  SEAT {event.seat}", now, 1.2)
+    if isinstance(event, RoundVoided):
+        return Banner("ROUND VOID  ·  ALL WAGERS RETURNED", now, 2.0, "void")
+    return None
+
+
+def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
+    x, y, w, h = rect
+    return x + w / 2, y + h / 2

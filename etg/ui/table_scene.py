@@ -1,0 +1,728 @@
+"""The table screen (SPEC §6): dealer, spots, wheel, meters, seat panels and dealer console.
+
+It draws the :class:`~etg.ui.presenter.Presenter`'s view of the committed
+state and turns taps and keys into commands for the App to send. Which
+commands are accepted is the engine's business: a button tapped at the
+wrong time is sent anyway and the engine's reason is shown. The scene only
+lights the buttons a player or dealer is expected to use next.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from etg.core.cards import Card
+from etg.core.commands import (
+    Actor,
+    BetKind,
+    ClearWagers,
+    Command,
+    Deal,
+    Decide,
+    DoubleWagers,
+    NextRound,
+    OpenBets,
+    PlaceBonusSpin,
+    PlaceWager,
+    RepeatWagers,
+    Void,
+    WarDeal,
+)
+from etg.core.commands import CloseBets as CloseBetsCommand
+from etg.core.events import Event, RoundComplete, RoundVoided
+from etg.core.flow import DealerAction, dealer_next
+from etg.core.money import format_cents
+from etg.core.paytable import Decision
+from etg.core.state import LEVELS, Phase, TableState, spot_outcome
+from etg.core.wheel import WheelStops
+from etg.ui import theme
+from etg.ui.assets import Style, fit_text, text
+from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
+from etg.ui.chips import chip, draw_stack
+from etg.ui.input import Touch
+from etg.ui.layout import WHEEL_BOX, SeatLayout, TableLayout
+from etg.ui.presenter import (
+    CARD_FLIGHT_S,
+    CHIP_FLIGHT_S,
+    Banner,
+    CardFlight,
+    Celebration,
+    ChipFlight,
+    Presenter,
+)
+from etg.ui.scene import Scene
+from etg.ui.text import STATUS
+from etg.ui.wheel import WheelView, celebrate
+from etg.ui.widgets import Button, draw_button, draw_panel, draw_text, shade
+
+HISTORY_LENGTH = 10
+BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
+SEAT_MESSAGE_S = 3.0
+
+_KIND_LABELS = {"initial": "MAIN", "tie": "TIE", "payout": "PAYOUT"}
+_KINDS = {"initial": BetKind.INITIAL, "tie": BetKind.TIE, "payout": BetKind.PROGRESSIVE_PAYOUT}
+_OUTCOMES = {"higher": ("WIN", theme.WIN), "lower": ("LOSE", theme.LOSE), "tie": ("TIE", theme.WAR)}
+_LEVEL_NAMES = {"primary": "JACKPOT", "secondary": "MINI JACKPOT",
+                "progressive_payout": "PROGRESSIVE PAYOUT"}
+
+
+@dataclass(frozen=True)
+class ConsoleKey:
+    """A dealer console button: what it does and its keyboard keys."""
+
+    tag: str
+    label: str
+    keys: tuple[int, ...]
+
+
+CONSOLE: tuple[ConsoleKey, ...] = (
+    ConsoleKey("open", "OPEN", (pygame.K_F1, pygame.K_o)),
+    ConsoleKey("close", "CLOSE", (pygame.K_F2, pygame.K_c)),
+    ConsoleKey("deal", "DEAL", (pygame.K_F3, pygame.K_d)),
+    ConsoleKey("war_deal", "WAR DEAL", (pygame.K_F4, pygame.K_w)),
+    ConsoleKey("spin", "SPIN", (pygame.K_F5, pygame.K_s)),
+    ConsoleKey("next_round", "NEXT ROUND", (pygame.K_F6, pygame.K_n)),
+    ConsoleKey("shuffle", "SHUFFLE", (pygame.K_F7, pygame.K_u)),
+    ConsoleKey("void", "VOID", (pygame.K_F8, pygame.K_v)),
+)
+_LIT = {DealerAction.OPEN: "open", DealerAction.CLOSE: "close", DealerAction.DEAL: "deal",
+        DealerAction.WAR_DEAL: "war_deal", DealerAction.SPIN: "spin",
+        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle"}
+
+
+@dataclass
+class SeatControls:
+    """A seat's choices on its panel that are not wagers yet: the chip and the bet kind."""
+
+    chip: int
+    kind: str = "initial"
+    war_tie: bool = False
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    round_number: int
+    dealer: str | None
+    war: bool
+    bonus: bool
+    voided: bool
+
+
+class TableScene(Scene):
+    """The table as players and the dealer see it."""
+
+    name = "table"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        state: TableState = app.table.state
+        self.layout = TableLayout.for_paytable(state.paytable)
+        bonus = state.paytable.bonus_spin
+        self.wheel = (WheelView(bonus, state.paytable.seats, self.layout.wheel_radius)
+                      if bonus is not None else None)
+        seconds = _spin_seconds(self.wheel)
+        if self.wheel is not None:
+            self.wheel.rest_on(state.round.wheel)
+        self.presenter = Presenter(self.layout, state, wheel_seconds=seconds)
+        self.controls = {seat: SeatControls(self.layout.chip_values[0])
+                         for seat in range(1, state.paytable.seats + 1)}
+        self.seat_messages: dict[int, tuple[str, float]] = {}
+        self.history: deque[HistoryEntry] = deque(_history(app.table.ledger.rounds(
+            last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
+        self._spun: set[float] = set()
+        self._background = _background(self.layout, state)
+
+    # --- time and the table ---------------------------------------------------------------------
+
+    def table_changed(self, state: TableState, events: list[Event]) -> None:
+        self.presenter.push(state, events)
+        for event in events:
+            if isinstance(event, RoundComplete | RoundVoided):
+                r = state.round
+                self.history.appendleft(HistoryEntry(
+                    r.number, None if r.dealer_card is None else r.dealer_card.code,
+                    r.dealer_war_card is not None, r.wheel is not None,
+                    isinstance(event, RoundVoided)))
+
+    def update(self, now: float) -> None:
+        self.presenter.update(now)
+        spin = self.presenter.spin()
+        if spin is not None and self.wheel is not None and spin.start not in self._spun:
+            self._spun.add(spin.start)
+            self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
+        self._maybe_attract(now)
+
+    def settled(self, now: float) -> bool:
+        return not self.presenter.busy(now)
+
+    # --- input ----------------------------------------------------------------------------------
+
+    def buttons(self, now: float) -> Sequence[Button]:
+        state: TableState = self.app.table.state
+        lit = _LIT.get(dealer_next(state))
+        out = [Button(self.layout.console_button(i, len(CONSOLE)), key.label, f"dealer:{key.tag}",
+                      hot=key.tag == lit and not self.app.table.tilted,
+                      colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22)
+               for i, key in enumerate(CONSOLE)]
+        out.append(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22))
+        out.append(Button((1720.0, 8.0, 180.0, 48.0), "OPERATOR", "menu", size=22,
+                          colour=theme.PANEL_LIGHT))
+        pending = state.pending_decisions()
+        for seat in self.layout.seat_layouts:
+            mine = [spot for s, spot in pending if s == seat.seat]
+            if mine:
+                out.extend(self._decision_buttons(seat, mine))
+            else:
+                out.extend(self._betting_buttons(seat, state))
+        return out
+
+    def tap(self, button: Button, touch: Touch) -> None:
+        parts = button.tag.split(":")
+        if parts[0] == "dealer":
+            self.dealer(parts[1])
+        elif parts[0] == "help":
+            self.open_help()
+        elif parts[0] == "menu":
+            self.open_menu()
+        elif parts[0] == "seat":
+            self._seat_tap(int(parts[1]), parts[2], parts[3:])
+
+    def key(self, key: int, unicode: str) -> bool:
+        for console_key in CONSOLE:
+            if key in console_key.keys:
+                self.dealer(console_key.tag)
+                return True
+        if key in (pygame.K_F9, pygame.K_h):
+            self.open_help()
+            return True
+        if key in (pygame.K_F10, pygame.K_m):
+            self.open_menu()
+            return True
+        return False
+
+    def open_help(self) -> None:
+        from etg.ui.help import HelpScene
+
+        self.app.push(HelpScene(self.app))
+
+    def open_menu(self) -> None:
+        from etg.ui.operator import open_operator_menu
+
+        open_operator_menu(self.app)
+
+    def dealer(self, action: str) -> None:
+        """A dealer console action, by button or key; the engine refuses it if out of turn."""
+        if action == "void":
+            from etg.ui.pinpad import PinRole, require_pin
+
+            require_pin(self.app, PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  VOID ROUND",
+                        lambda: self._send(Void("voided by the supervisor"), Actor.SUPERVISOR))
+            return
+        command = self._dealer_command(action)
+        if command is not None:
+            self._send(command, Actor.DEALER)
+
+    def _dealer_command(self, action: str) -> Command | None:
+        table = self.app.table
+        if action == "shuffle":
+            return table.shuffle_command()  # drawn now, shown only once committed
+        if action == "spin":
+            try:
+                return table.spin_command()  # the stops are drawn before anything turns
+            except ValueError as error:
+                self.app.notify(str(error))
+                return None
+        simple: dict[str, Command] = {"open": OpenBets(), "close": CloseBetsCommand(),
+                                      "deal": Deal(), "war_deal": WarDeal(),
+                                      "next_round": NextRound()}
+        return simple[action]
+
+    def _seat_tap(self, seat: int, what: str, args: list[str]) -> None:
+        controls = self.controls[seat]
+        if what == "chip":
+            controls.chip = int(args[0])
+        elif what == "kind":
+            controls.kind = args[0]
+        elif what == "spot":
+            spot = int(args[0])
+            kind = _KINDS[controls.kind]
+            amount = controls.chip
+            payout = self.app.table.state.paytable.progressive_payout
+            if kind is BetKind.PROGRESSIVE_PAYOUT and payout is not None:
+                amount = payout.wager_cents  # a fixed amount (MD Ch. 7 F(3))
+            self._player(seat, PlaceWager(seat, spot, kind, amount))
+        elif what == "bonus":
+            self._player(seat, PlaceBonusSpin(seat, int(args[0])))
+        elif what == "clear":
+            self._player(seat, ClearWagers(seat))
+        elif what == "repeat":
+            self._player(seat, RepeatWagers(seat))
+        elif what == "double":
+            self._player(seat, DoubleWagers(seat))
+        elif what == "cashout":
+            self.app.request_cash_out(seat)
+            self.seat_messages[seat] = ("ATTENDANT CALLED", self.app.now + SEAT_MESSAGE_S)
+        elif what == "wartie":
+            controls.war_tie = not controls.war_tie
+        elif what in ("war", "surrender"):
+            spot = int(args[0])
+            decision = Decision.WAR if what == "war" else Decision.SURRENDER
+            war_tie = 0
+            if decision is Decision.WAR and controls.war_tie:
+                war_tie = self.app.table.state.paytable.limits.tie.min_cents
+            self._player(seat, Decide(seat, spot, decision, war_tie))
+
+    def _player(self, seat: int, command: Command) -> None:
+        refusal = self.app.send(command, Actor.PLAYER, quiet=True)
+        if refusal is not None:
+            self.seat_messages[seat] = (refusal, self.app.now + SEAT_MESSAGE_S)
+
+    def _send(self, command: Command, actor: Actor) -> None:
+        self.app.send(command, actor)
+
+    def _maybe_attract(self, now: float) -> None:
+        app = self.app
+        state: TableState = app.table.state
+        idle_for = now - app.last_activity
+        if (app.top is self and state.phase in (Phase.IDLE, Phase.COMPLETE)
+                and not any(state.credits) and idle_for >= app.cabinet.attract_delay_s
+                and not app.table.tilted and app.director is None):
+            from etg.ui.attract import AttractScene
+
+            app.last_activity = now
+            app.push(AttractScene(app))
+
+    # --- the seat panels' buttons ---------------------------------------------------------------
+
+    def _betting_buttons(self, seat: SeatLayout, state: TableState) -> list[Button]:
+        n = seat.seat
+        controls = self.controls[n]
+        betting = state.phase is Phase.BETTING
+        idle = theme.BUTTON if betting else theme.BUTTON_OFF
+        out = [Button(rect, "", f"seat:{n}:chip:{value}", hot=value == controls.chip,
+                      colour=theme.PANEL)
+               for value, rect in seat.chips]
+        out += [Button(rect, _KIND_LABELS[kind], f"seat:{n}:kind:{kind}",
+                       hot=kind == controls.kind, colour=theme.PANEL_LIGHT, size=18)
+                for kind, rect in seat.kinds]
+        grid = state.round.wagers if state.phase is Phase.BETTING else state.round.placed
+        wagers = grid[n - 1]
+        for spot, rect in seat.spot_boxes:
+            w = wagers[spot - 1]
+            label = format_cents(w.initial, whole_dollars=True) if w.initial else f"SPOT {spot}"
+            extra = " ".join(part for part in (
+                f"T {format_cents(w.tie, whole_dollars=True)}" if w.tie else "",
+                "PP" if w.progressive_payout else "") if part)
+            out.append(Button(rect, label, f"seat:{n}:spot:{spot}", colour=(
+                shade(theme.seat_colour(n), 0.55) if w.initial else theme.FELT_DARK),
+                size=18 if w.initial else 14, sublabel=extra))
+        out += [Button(seat.clear, "CLEAR", f"seat:{n}:clear", colour=idle, size=16),
+                Button(seat.repeat, "REPEAT", f"seat:{n}:repeat", colour=idle, size=16),
+                Button(seat.double, "DOUBLE", f"seat:{n}:double", colour=idle, size=16)]
+        bonus_grid = state.round.bonus_spin if state.phase is Phase.BETTING else (
+            state.round.bonus_placed)
+        bonus_on = bonus_grid[n - 1] if bonus_grid else 0
+        out += [Button(rect, f"BONUS {format_cents(value, whole_dollars=True)}",
+                       f"seat:{n}:bonus:{value}", hot=bonus_on == value, colour=theme.BONUS,
+                       size=15)
+                for value, rect in seat.bonus]
+        out.append(Button(seat.cash_out, "CASH OUT", f"seat:{n}:cashout",
+                          colour=theme.PANEL_LIGHT, size=15))
+        return out
+
+    def _decision_buttons(self, seat: SeatLayout, spots: list[int]) -> list[Button]:
+        n = seat.seat
+        x, y, w, _ = seat.decision_area
+        out: list[Button] = []
+        paytable = self.app.table.state.paytable
+        if paytable.war_tie_wager:
+            tie = format_cents(paytable.limits.tie.min_cents, whole_dollars=True)
+            out.append(Button((x, y, w, 50.0), f"+ TIE {tie} ON THE WAR",
+                              f"seat:{n}:wartie", hot=self.controls[n].war_tie,
+                              colour=theme.PANEL_LIGHT, size=16))
+            y += 56
+        for spot in spots[:3]:
+            half = (w - 6) / 2
+            out.append(Button((x, y + 22, half, 58.0), "WAR", f"seat:{n}:war:{spot}",
+                              colour=theme.WAR, size=22, sublabel=f"SPOT {spot}"))
+            out.append(Button((x + half + 6, y + 22, half, 58.0), "SURRENDER",
+                              f"seat:{n}:surrender:{spot}", colour=theme.SURRENDER, size=17,
+                              sublabel=f"SPOT {spot}"))
+            y += 88
+        return out
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        shown = self.presenter.shown
+        surface.blit(self._background, (0, 0))
+        self._draw_top_bar(surface, shown, now)
+        self._draw_meters(surface, shown)
+        self._draw_dealer(surface, shown, now)
+        self._draw_shoe(surface, shown)
+        self._draw_history(surface)
+        self._draw_spots(surface, shown, now)
+        if self.wheel is not None:
+            self.wheel.draw(surface, self.layout.wheel_centre, now)
+            self._draw_wheel_result(surface, shown, now)
+        pressed = self.app.pressed_tags(self)
+        buttons = self.buttons(now)
+        for button in buttons:
+            if not button.tag.startswith("seat:"):
+                draw_button(surface, button, button.tag in pressed)
+        for seat in self.layout.seat_layouts:
+            self._draw_seat(surface, seat, shown, buttons, pressed, now)
+        self._draw_animations(surface, now)
+
+    def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
+        p = shown.paytable
+        draw_text(surface, "CASINO WAR", 30, theme.GOLD, (24, 32), "midleft", Style.SERIF)
+        draw_text(surface, p.name.upper(), 15, theme.CREAM, (252, 32), "midleft",
+                  Style.CONDENSED, max_width=290)
+        status = STATUS[shown.phase]
+        remaining = self.app.timekeeper.remaining(now)
+        if remaining is not None and self.app.table.state.phase is shown.phase:
+            seconds = int(remaining + 0.999)
+            status = f"{status}  {seconds // 60}:{seconds % 60:02d}"
+        colour = theme.WAR if shown.phase in (Phase.DECISIONS, Phase.WAR_PENDING,
+                                              Phase.WAR_DEALT) else theme.WHITE
+        if shown.phase is Phase.BONUS_SPIN:
+            colour = theme.WIN
+        if self.app.table.tilted:
+            status, colour = "TILT  ·  CALL AN ATTENDANT", theme.TILT
+        draw_text(surface, status, 38, colour, (905, 32), shadow=True, max_width=700)
+        if self.app.options.demo:
+            pill = pygame.Rect(1262, 12, 100, 40)
+            pygame.draw.rect(surface, theme.DEMO, pill, border_radius=20)
+            draw_text(surface, "DEMO", 24, theme.WHITE, pill.center)
+        draw_text(surface, f"ROUND {shown.round.number}", 18, theme.TEXT_DIM, (1548, 32),
+                  "midright")
+
+    def _draw_meters(self, surface: pygame.Surface, shown: TableState) -> None:
+        x, y, w, _ = self.layout.meters
+        for level, meter in zip(LEVELS, shown.meters, strict=True):
+            if meter is None:
+                continue
+            plate = pygame.Rect(round(x), round(y), round(w), 76)
+            draw_panel(surface, plate, theme.INK, theme.GOLD, radius=12, width=3)
+            draw_text(surface, _LEVEL_NAMES[level.value], 16, theme.GOLD,
+                      (plate.centerx, plate.y + 14))
+            draw_text(surface, format_cents(meter.cents), 38, theme.WIN,
+                      (plate.centerx, plate.y + 48), style=Style.BOLD)
+            y += 84
+
+    def _draw_dealer(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
+        hidden = self.presenter.hidden_cards(now)
+        r = shown.round
+        draw_text(surface, "DEALER", 18, theme.CREAM, (_cx(self.layout.dealer_card), 80))
+        self._card_slot(surface, self.layout.dealer_card, r.dealer_card,
+                        ("dealer", 0, False) in hidden)
+        if r.dealer_war_card is not None or shown.phase in (Phase.WAR_PENDING,):
+            draw_text(surface, "WAR", 18, theme.WAR, (_cx(self.layout.dealer_war_card), 80))
+            self._card_slot(surface, self.layout.dealer_war_card, r.dealer_war_card,
+                            ("dealer", 0, True) in hidden)
+
+    def _card_slot(self, surface: pygame.Surface, rect: tuple[float, float, float, float],
+                   card: Card | None, hidden: bool) -> None:
+        x, y, w, _ = rect
+        if card is None or hidden:
+            return
+        width = round(w)
+        surface.blit(card_shadow(width), (round(x) + 5, round(y) + 6))
+        surface.blit(card_face(card, width), (round(x), round(y)))
+
+    def _draw_shoe(self, surface: pygame.Surface, shown: TableState) -> None:
+        x, y, w, h = self.layout.shoe
+        box = pygame.Rect(round(x), round(y), round(w), round(h))
+        shoe = shown.shoe
+        if shoe is None:
+            draw_text(surface, "NO SHOE  ·  SHUFFLE", 22, theme.CREAM, box.center)
+            return
+        total = len(shoe.draw.order)
+        draw_text(surface, f"SHOE {shoe.shuffle_number}", 20, theme.GOLD,
+                  (box.x + 110, box.y + 16), "midleft")
+        draw_text(surface, f"{shoe.remaining} of {total} cards", 18, theme.CREAM,
+                  (box.right - 12, box.y + 16), "midright", Style.REGULAR)
+        bar = pygame.Rect(box.x + 110, box.y + 40, box.width - 122, 18)
+        pygame.draw.rect(surface, theme.INK, bar, border_radius=9)
+        fill = bar.copy()
+        fill.width = max(4, round(bar.width * shoe.remaining / total))
+        pygame.draw.rect(surface, theme.GOLD_DARK, fill, border_radius=9)
+        cut_x = bar.x + round(bar.width * (total - shoe.draw.cut_index) / total)
+        pygame.draw.line(surface, theme.RED, (cut_x, bar.y - 4), (cut_x, bar.bottom + 4), 4)
+        if shoe.cut_card_out or shown.shuffle_due:
+            draw_text(surface, "CUT CARD OUT  ·  SHUFFLE AFTER THIS ROUND", 16, theme.WAR,
+                      (bar.centerx, bar.bottom + 18))
+        else:
+            draw_text(surface, f"{len(shoe.draw.order) // 52} DECKS  ·  CUT CARD", 15,
+                      theme.TEXT_DIM, (bar.centerx, bar.bottom + 18), style=Style.REGULAR)
+        back = card_back(60)
+        for i in range(3):
+            surface.blit(back, (box.x + 12 + i * 6, box.y + 8 + i * 2))
+
+    def _draw_history(self, surface: pygame.Surface) -> None:
+        x, y, _, _ = self.layout.history
+        draw_text(surface, "LAST ROUNDS", 15, theme.TEXT_DIM, (x + 4, y + 8), "midleft")
+        width = 32
+        for i, entry in enumerate(self.history):
+            left = round(x + 4 + i * (width + 5))
+            if entry.dealer is not None:
+                surface.blit(card_face(Card.parse(entry.dealer), width), (left, round(y + 20)))
+            marks = "V" if entry.voided else ("W" if entry.war else "") + (
+                "★" if entry.bonus else "")
+            if marks:
+                draw_text(surface, marks, 14, theme.WAR if "W" in marks else theme.GOLD,
+                          (left + width / 2, y + 20 + width * 1.4 + 12))
+
+    def _draw_wheel_result(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
+        """Under the stopped wheel: what each ring stopped on, from the recorded stops."""
+        stops = shown.round.wheel
+        bonus = shown.paytable.bonus_spin
+        if stops is None or bonus is None or (self.wheel is not None and
+                                              self.wheel.spinning(now)):
+            return
+        words = (f"COMMUNITY {bonus.community_ring[stops.community].symbol}  ·  "
+                 f"HOT SPOT SEAT {stops.seat}  ·  {bonus.hot_spot_ring[stops.hot_spot].symbol}")
+        x, y, w, h = WHEEL_BOX
+        plate = pygame.Rect(round(x) + 40, round(y + h) - 44, round(w) - 80, 40)
+        pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
+        pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
+        draw_text(surface, words, 18, theme.WIN, plate.center, max_width=plate.width - 16)
+
+    def _draw_spots(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
+        hidden = self.presenter.hidden_cards(now)
+        r = shown.round
+        settled = not self.presenter.busy(now)
+        for spot in range(1, len(r.spot_cards) + 1):
+            card_rect = self.layout.spot_card(spot)
+            cx = _cx(card_rect)
+            draw_text(surface, f"SPOT {spot}", 16, theme.CREAM, (cx, card_rect[1] - 12))
+            card = r.spot_cards[spot - 1]
+            shown_card = card is not None and ("spot", spot, False) not in hidden
+            if shown_card:
+                self._card_slot(surface, card_rect, card, False)
+            war_card = r.war_cards[spot - 1] if r.war_cards else None
+            if war_card is not None and ("spot", spot, True) not in hidden:
+                self._card_slot(surface, self.layout.spot_war_card(spot), war_card, False)
+            if shown_card and r.dealer_card is not None and settled:
+                self._draw_spot_result(surface, shown, spot, card_rect)
+            self._draw_spot_badge(surface, shown, spot)
+
+    def _draw_spot_result(self, surface: pygame.Surface, shown: TableState, spot: int,
+                          rect: tuple[float, float, float, float]) -> None:
+        r = shown.round
+        outcome = spot_outcome(r, spot)
+        if outcome is None:
+            return
+        if r.war_cards and r.war_cards[spot - 1] is not None and r.dealer_war_card is not None:
+            rect = self.layout.spot_war_card(spot)
+        label, colour = _OUTCOMES[outcome.value]
+        box = pygame.Rect(round(rect[0]) - 4, round(rect[1]) - 4, round(rect[2]) + 8,
+                          round(rect[3]) + 8)
+        if outcome.value != "lower":
+            pygame.draw.rect(surface, colour, box, width=4, border_radius=12)
+        tag = pygame.Rect(0, 0, 86, 30)
+        tag.center = (box.centerx, box.bottom - 18)
+        pygame.draw.rect(surface, theme.INK, tag, border_radius=8)
+        pygame.draw.rect(surface, colour, tag, width=2, border_radius=8)
+        draw_text(surface, label, 18, colour, tag.center)
+
+    def _draw_spot_badge(self, surface: pygame.Surface, shown: TableState, spot: int) -> None:
+        grid = shown.round.wagers if shown.phase is Phase.BETTING else shown.round.placed
+        total = 0
+        seats: list[int] = []
+        for seat, row in enumerate(grid, start=1):
+            live = shown.round.wagers[seat - 1][spot - 1]
+            amount = row[spot - 1].on_table + live.war + live.war_tie
+            if amount:
+                total += amount
+                seats.append(seat)
+        x, y, w, h = self.layout.spot_badge(spot)
+        badge = pygame.Rect(round(x), round(y), round(w), round(h))
+        if not total:
+            return
+        pygame.draw.rect(surface, theme.INK, badge, border_radius=10)
+        surface.blit(chip(total, 30), (badge.x + 4, badge.y + 3))
+        draw_text(surface, format_cents(total, whole_dollars=True), 18, theme.CREAM,
+                  (badge.x + 40, badge.centery), "midleft")
+        for i, seat in enumerate(seats[-6:]):
+            pygame.draw.circle(surface, theme.seat_colour(seat),
+                               (badge.right - 10 - i * 14, badge.centery), 6)
+
+    def _draw_seat(self, surface: pygame.Surface, seat: SeatLayout, shown: TableState,
+                   buttons: Sequence[Button], pressed: set[str], now: float) -> None:
+        n = seat.seat
+        rect = pygame.Rect(*map(round, seat.rect))
+        colour = theme.seat_colour(n)
+        pending = any(s == n for s, _ in self.app.table.state.pending_decisions())
+        pygame.draw.rect(surface, theme.PANEL, rect, border_radius=14)
+        pygame.draw.rect(surface, theme.WAR if pending else shade(colour, 0.8), rect,
+                         width=3 if pending else 2, border_radius=14)
+        head = pygame.Rect(rect.x, rect.y, rect.width, 44)
+        pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
+                         border_top_right_radius=14)
+        draw_text(surface, f"SEAT {n}", 18, theme.WHITE, (rect.x + 12, head.centery), "midleft")
+        credits = self.presenter.credits[n - 1]
+        draw_text(surface, format_cents(credits), 24, theme.WIN, (rect.right - 10, head.centery),
+                  "midright", max_width=rect.width - 100)
+        prefix = f"seat:{n}:"
+        for button in buttons:
+            if button.tag.startswith(prefix):
+                draw_button(surface, button, button.tag in pressed)
+                if ":chip:" in button.tag:
+                    value = int(button.tag.rsplit(":", 1)[1])
+                    size = round(min(button.rect[2], button.rect[3]) - 6)
+                    b = pygame.Rect(*map(round, button.rect))
+                    surface.blit(chip(value, size), chip(value, size).get_rect(center=b.center))
+        staked = shown.round.staked[n - 1] if shown.round.staked else 0
+        if staked and not pending:
+            draw_text(surface, f"THIS ROUND  {format_cents(staked)}", 16, theme.TEXT_DIM,
+                      (rect.centerx, rect.bottom - 18), style=Style.CONDENSED)
+        if pending:
+            self._draw_decision_labels(surface, seat, now)
+        if shown.phase is Phase.COMPLETE and self.settled(now):
+            self._draw_seat_result(surface, seat, shown)
+        message = self.seat_messages.get(n)
+        if message is not None and message[1] > now:
+            box = pygame.Rect(rect.x + 6, rect.bottom - 40, rect.width - 12, 34)
+            pygame.draw.rect(surface, (90, 16, 20), box, border_radius=8)
+            draw_text(surface, message[0], 15, theme.WHITE, box.center, max_width=box.width - 8)
+
+    def _draw_decision_labels(self, surface: pygame.Surface, seat: SeatLayout,
+                              now: float) -> None:
+        x, y, w, _ = seat.decision_area
+        if self.app.table.state.paytable.war_tie_wager:
+            y += 56
+        remaining = self.app.timekeeper.remaining(now)
+        clock = "" if remaining is None else f"  ·  {int(remaining + 0.999)}s"
+        draw_text(surface, f"TIE!  WAR OR SURRENDER?{clock}", 15, theme.WAR,
+                  (x + w / 2, y + 10), max_width=round(w))
+
+    def _draw_seat_result(self, surface: pygame.Surface, seat: SeatLayout,
+                          shown: TableState) -> None:
+        n = seat.seat
+        r = shown.round
+        staked = r.staked[n - 1] if r.staked else 0
+        if not staked:
+            return
+        net = r.returned[n - 1] - staked
+        rect = pygame.Rect(*map(round, seat.rect))
+        ribbon = pygame.Rect(rect.x + 4, rect.y + 46, rect.width - 8, 56)
+        win = net > 0
+        pygame.draw.rect(surface, theme.INK if win else (30, 30, 36), ribbon, border_radius=10)
+        pygame.draw.rect(surface, theme.WIN if win else theme.TEXT_DIM, ribbon, width=3,
+                         border_radius=10)
+        words = (f"WIN {format_cents(net)}" if win else "PUSH" if net == 0
+                 else f"LOSS {format_cents(-net)}")
+        draw_text(surface, words, 26, theme.WIN if win else theme.CREAM, ribbon.center,
+                  max_width=ribbon.width - 10)
+
+    def _draw_animations(self, surface: pygame.Surface, now: float) -> None:
+        for animation in self.presenter.active(now):
+            if isinstance(animation, CardFlight):
+                _draw_card_flight(surface, animation, now)
+            elif isinstance(animation, ChipFlight):
+                _draw_chip_flight(surface, animation, now)
+            elif isinstance(animation, Banner):
+                _draw_banner(surface, animation, now)
+            elif isinstance(animation, Celebration):
+                celebrate(surface, surface.get_rect(), now, animation.start, animation.title,
+                          animation.amount)
+
+
+def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:
+    t = now - flight.start
+    x0, y0 = flight.origin
+    x1, y1, w, _ = flight.dest
+    width = round(w)
+    if t < CARD_FLIGHT_S:
+        k = _ease_out(t / CARD_FLIGHT_S)
+        x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k
+        surface.blit(card_back(width), (round(x), round(y)))
+        return
+    progress = (t - CARD_FLIGHT_S) / (flight.end - flight.start - CARD_FLIGHT_S)
+    frame = flip_frame(Card.parse(flight.card_code), width, progress)
+    surface.blit(frame, frame.get_rect(midtop=(round(x1 + w / 2), round(y1))))
+
+
+def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -> None:
+    k = _ease_out(min(1.0, (now - flight.start) / CHIP_FLIGHT_S))
+    (x0, y0), (x1, y1) = flight.origin, flight.dest
+    x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k - 60 * k * (1 - k)
+    draw_stack(surface, flight.amount, (round(x), round(y) + 12), 40, max_chips=5)
+
+
+def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:
+    t = (now - banner.start) / banner.duration
+    scale = min(1.0, t * 6)
+    colour = {"gold": theme.GOLD, "war": theme.WAR, "void": theme.TILT}[banner.tone]
+    words = text(banner.text, 56, colour, Style.SERIF)
+    rect = pygame.Rect(0, 0, round((words.get_width() + 80) * scale), 100)
+    rect.center = BANNER_CENTRE
+    if rect.width < 20:
+        return
+    draw_panel(surface, rect, (8, 14, 22, 225), colour, radius=20, width=4)
+    if scale >= 1.0:
+        surface.blit(words, words.get_rect(center=rect.center))
+
+
+def _ease_out(k: float) -> float:
+    k = min(max(k, 0.0), 1.0)
+    return 1 - (1 - k) ** 3
+
+
+def _cx(rect: tuple[float, float, float, float]) -> float:
+    return rect[0] + rect[2] / 2
+
+
+def _spin_seconds(wheel: WheelView | None) -> float:
+    """How long the wheel view takes to stop, so the payouts wait for it."""
+    if wheel is None:
+        return 0.0
+    wheel.spin_to(WheelStops(0, 1, 0), 0.0)
+    seconds = float(wheel.ends_at)
+    wheel.rest_on(None)
+    return seconds
+
+
+def _history(records: list[dict[str, Any]]) -> list[HistoryEntry]:
+    entries = [HistoryEntry(rec["round"], rec["dealer_card"], rec["dealer_war_card"] is not None,
+                            rec["wheel"] is not None, rec["outcome"] == "voided")
+               for rec in records]
+    return sorted(entries, key=lambda e: -e.round_number)
+
+
+def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
+    """The felt, the rail and the printed layout: drawn once, blitted every frame."""
+    surface = pygame.Surface((1920, 1080))
+    for row in range(0, 1080, 4):
+        k = 1 - abs(row - 420) / 900
+        surface.fill(shade(theme.FELT, 0.7 + 0.45 * k), (0, row, 1920, 4))
+    pygame.draw.rect(surface, theme.RAIL, (0, 0, 1920, 64))
+    pygame.draw.line(surface, theme.GOLD_DARK, (0, 64), (1920, 64), 3)
+    mx, my, mw, mh = layout.middle
+    arc = pygame.Rect(round(mx) - 40, round(my) - 120, round(mw) + 80, round(mh) + 160)
+    pygame.draw.ellipse(surface, theme.GOLD_DARK, arc, width=3)
+    slots = [layout.spot_card(spot) for spot in range(1, layout.spots + 1)]
+    for x, y, w, h in [*slots, layout.dealer_card, layout.dealer_war_card]:
+        outline = pygame.Rect(round(x) - 6, round(y) - 6, round(w) + 12, round(h) + 12)
+        pygame.draw.rect(surface, theme.FELT_LIGHT, outline, width=3, border_radius=14)
+    for rect in (layout.shoe, layout.history):
+        draw_panel(surface, rect, (0, 0, 0, 90), theme.GOLD_DARK, radius=12, width=1)
+    cx, cy, cw, ch = layout.console
+    draw_panel(surface, (cx, cy, cw, ch), (0, 0, 0, 110), theme.GOLD_DARK, radius=14, width=1)
+    p = state.paytable
+    motto = (f"TIE PAYS {p.payouts.tie.pays} TO {p.payouts.tie.to}  ·  "
+             f"WAR TIE PAYS {p.payouts.war_tie.pays} TO {p.payouts.war_tie.to}")
+    surface.blit(fit_text(motto, 20, theme.GOLD, round(mw) - 40, Style.SERIF),
+                 fit_text(motto, 20, theme.GOLD, round(mw) - 40, Style.SERIF).get_rect(
+                     midbottom=(round(mx + mw / 2), round(my) - 2)))
+    if layout.has_wheel:
+        draw_panel(surface, WHEEL_BOX, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
+    return surface.convert() if pygame.display.get_surface() is not None else surface
+

@@ -1,0 +1,131 @@
+"""Helpers for the kiosk tests: the real App, headless, on a temporary config and ledger.
+
+Each test gets its own copy of ``config/`` (so a PIN written by a test never
+touches the shipped cabinet file) and its own ledger. Touches are fed through
+the App's input adapter as real pygame mouse and finger events.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from etg.config.loader import load_cabinet, load_paytable
+from etg.core.rng import SeededSource
+from etg.ledger.store import Ledger
+from etg.table import Table
+from etg.ui.app import App, RunOptions, open_window
+from etg.ui.canvas import LOGICAL
+from etg.ui.scene import Scene
+from etg.ui.widgets import Button
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:
+    """A writable copy of the shipped config/ whose cabinet plays ``paytable``."""
+    target = tmp / "config"
+    shutil.copytree(ROOT / "config", target)
+    cabinet = target / "cabinet.yaml"
+    text = cabinet.read_text(encoding="utf-8")
+    cabinet.write_text(text.replace("paytables/maryland-community-5.yaml",
+                                    f"paytables/{paytable}"), encoding="utf-8")
+    return target
+
+
+def make_app(tmp: Path, paytable: str = "maryland-community-5.yaml", seed: int = 7,
+             base: Callable[[App], Scene] | None = None, demo: bool = False,
+             screenshots: Path | None = None, db: Path | None = None,
+             config: Path | None = None) -> App:
+    """The real kiosk App, headless, with a table on a ledger in ``tmp``."""
+    config = config or config_copy(tmp, paytable)
+    cabinet_file = config / "cabinet.yaml"
+    cabinet = load_cabinet(cabinet_file)
+    loaded = load_paytable(cabinet.paytable_path(cabinet_file))
+    table = Table.open(Ledger.open(db or tmp / "table.db"), loaded, SeededSource(seed))
+    options = RunOptions(headless=True, demo=demo, screenshots=screenshots, config_dir=config)
+    window = open_window(cabinet, options)
+    director = None
+    if demo:
+        from etg.ui.demo import DemoDirector
+
+        director = DemoDirector(table)
+    return App(table, cabinet, cabinet_file, options, window, base=base, director=director)
+
+
+def run_for(app: App, seconds: float, draw: bool = False) -> None:
+    """Advance the App's clock frame by frame (headless: 1/60 s a frame)."""
+    for _ in range(round(seconds * 60)):
+        app.frame(1 / 60, draw)
+
+
+def run_until(app: App, done: Callable[[], bool], limit_s: float = 120.0) -> None:
+    """Frames until ``done()`` holds; fails after ``limit_s`` of App time."""
+    for _ in range(round(limit_s * 60)):
+        if done():
+            return
+        app.frame(1 / 60, False)
+    raise AssertionError(f"not done after {limit_s} s of App time")
+
+
+def tap_at(app: App, x: float, y: float) -> None:
+    """A left click at logical (x, y), as pygame mouse events through the App."""
+    pos = _screen(app, x, y)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=False))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=False))
+
+
+def finger_down(app: App, finger: int, x: float, y: float) -> None:
+    sx, sy = _screen(app, x, y)
+    w, h = app.viewport.screen_w, app.viewport.screen_h
+    app.handle(pygame.event.Event(pygame.FINGERDOWN, touch_id=1, finger_id=finger,
+                                  x=sx / w, y=sy / h, dx=0.0, dy=0.0, pressure=1.0))
+
+
+def finger_up(app: App, finger: int, x: float, y: float) -> None:
+    sx, sy = _screen(app, x, y)
+    w, h = app.viewport.screen_w, app.viewport.screen_h
+    app.handle(pygame.event.Event(pygame.FINGERUP, touch_id=1, finger_id=finger,
+                                  x=sx / w, y=sy / h, dx=0.0, dy=0.0, pressure=0.0))
+
+
+def button(app: App, tag: str) -> Button:
+    """The top scene's button with ``tag`` as drawn now; fails if there is none."""
+    for b in app.top.buttons(app.now):
+        if b.tag == tag:
+            return b
+    tags = [b.tag for b in app.top.buttons(app.now)]
+    raise AssertionError(f"no button {tag!r} on {app.top.name}; there are {tags}")
+
+
+def tap(app: App, tag: str) -> None:
+    """Tap the centre of the top scene's button ``tag`` with the mouse."""
+    x, y, w, h = button(app, tag).rect
+    tap_at(app, x + w / 2, y + h / 2)
+
+
+def type_keys(app: App, keys: str) -> None:
+    for char in keys:
+        key = pygame.key.key_code(char) if char not in "\r\n" else pygame.K_RETURN
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0))
+
+
+def not_blank(surface: pygame.Surface) -> bool:
+    """More than a handful of distinct colours: something was drawn, not a flat fill."""
+    small = pygame.transform.scale(surface, (LOGICAL[0] // 8, LOGICAL[1] // 8))
+    colours = {small.get_at((x, y))[:3] for x in range(0, small.get_width(), 3)
+               for y in range(0, small.get_height(), 3)}
+    return len(colours) > 50
+
+
+def _screen(app: App, x: float, y: float) -> tuple[int, int]:
+    sx, sy = app.viewport.to_screen(x, y)
+    return round(sx), round(sy)

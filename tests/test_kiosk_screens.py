@@ -1,0 +1,117 @@
+"""What the kiosk shows: every phase in the demo, the same screen after a power loss,
+touch targets a finger can hit, and a clear word when there is no screen at all."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from tests import kiosk_support as k
+
+from etg.config.loader import load_paytable
+from etg.core.commands import CashIn
+from etg.core.state import Phase
+from etg.ui.input import MIN_TARGET
+from etg.ui.layout import TableLayout
+
+PHASES = ["idle", "betting", "bets_closed", "dealt", "decisions", "war_pending", "war_dealt",
+          "bonus_spin", "complete"]
+DEMO_SEED = 56  # its first round has a War and a Bonus Spin (found by search, see the test)
+
+
+def test_the_demo_shows_and_saves_every_phase_of_a_round(tmp_path: Path) -> None:
+    shots = tmp_path / "shots"
+    app = k.make_app(tmp_path, seed=DEMO_SEED, demo=True, screenshots=shots)
+    app.options.rounds = 1
+    k.run_until(app, lambda: app.quit_requested, limit_s=240)
+    names = sorted(p.name for p in shots.iterdir())
+    assert [n.split("-", 2)[2].removesuffix(".png") for n in names] == PHASES
+    for path in shots.iterdir():
+        image = pygame.image.load(path)
+        assert image.get_size() == (1920, 1080)
+        assert k.not_blank(image), path.name
+    assert app.table.ledger.round_count() == 1
+    # The demo plays with bots: the ledger says who acted.
+    actors = {row["actor"] for row in app.table.ledger.journal_after(0)}
+    assert {"demo-player", "demo-dealer"} <= actors
+    app.table.ledger.close()
+
+
+def test_after_a_power_loss_the_screen_shows_the_round_where_it_was(tmp_path: Path) -> None:
+    db = tmp_path / "table.db"
+    config = k.config_copy(tmp_path)
+    first = k.make_app(tmp_path, seed=DEMO_SEED, demo=True, db=db, config=config)
+    k.run_until(first, lambda: first.table.state.phase is Phase.DECISIONS
+                and first.settled, limit_s=240)
+    first.draw()
+    before = pygame.image.tobytes(first.canvas.subsurface((0, 70, 1920, 1010)), "RGB")
+    state = first.table.state
+    remaining = first.timekeeper.remaining(first.now)
+    assert remaining is not None
+    first.table.ledger.close()  # the power goes: no shutdown entry, no goodbye
+
+    again = k.make_app(tmp_path, seed=DEMO_SEED, db=db, config=config)
+    # The same instant, and a decision countdown begun as long ago (after a real power loss
+    # it starts again in full: see etg.timekeeper), so the bulbs and the clock read alike.
+    started = first.now - (state.paytable.timers.decision_s - remaining)
+    again.timekeeper.deadline(started)
+    again.now = first.now
+    assert again.table.state == state
+    assert again.settled  # nothing to animate: the committed state is simply shown
+    again.draw()
+    after = pygame.image.tobytes(again.canvas.subsurface((0, 70, 1920, 1010)), "RGB")
+    assert after == before  # below the top bar (the demo's badge), pixel for pixel
+    again.table.ledger.close()
+
+
+@pytest.mark.parametrize("paytable", sorted(p.name for p in (k.ROOT / "config/paytables")
+                                            .glob("*.yaml")))
+def test_every_touch_target_is_a_finger_wide_and_none_overlap(paytable: str,
+                                                              tmp_path: Path) -> None:
+    app = k.make_app(tmp_path, paytable=paytable)
+    for seat in range(1, app.table.state.paytable.seats + 1):
+        app.send(CashIn(seat, 10_000), "attendant")
+    k.tap(app, "dealer:shuffle")
+    k.tap(app, "dealer:open")
+    buttons = list(app.base.buttons(app.now))
+    assert len(buttons) > 30
+    rects = [pygame.Rect(*map(round, b.rect)) for b in buttons]
+    for button, rect in zip(buttons, rects, strict=True):
+        assert rect.width >= MIN_TARGET and rect.height >= MIN_TARGET, button.tag
+        assert pygame.Rect(0, 0, 1920, 1080).contains(rect), button.tag
+    for i, rect in enumerate(rects):
+        others = rects[:i] + rects[i + 1:]
+        assert rect.collidelist(others) == -1, buttons[i].tag
+    layout = TableLayout.for_paytable(load_paytable(k.ROOT / "config/paytables" / paytable)
+                                      .paytable)
+    assert all(value % app.table.state.paytable.unit_cents == 0 for value in layout.chip_values)
+    app.table.ledger.close()
+
+
+def test_without_a_display_run_says_to_use_headless(tmp_path: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    env.update(SDL_VIDEODRIVER="x11", WAYLAND_DISPLAY="")
+    result = subprocess.run(
+        [sys.executable, "-m", "etg", "run", "--windowed", "--rounds", "1",
+         "--db", str(tmp_path / "t.db")], capture_output=True, text=True, env=env, timeout=120,
+        check=False)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--headless" in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_headless_run_from_the_command_line(tmp_path: Path) -> None:
+    shots = tmp_path / "shots"
+    result = subprocess.run(
+        [sys.executable, "-m", "etg", "run", "--headless", "--demo", "--rounds", "1",
+         "--seed", "3", "--db", str(tmp_path / "demo.db"), "--screenshots", str(shots)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    names = [p.name for p in sorted(shots.iterdir())]
+    assert names[0].endswith("round0001-idle.png") and names[-1].endswith("-complete.png")
