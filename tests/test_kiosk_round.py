@@ -13,16 +13,15 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tests import kiosk_support as k
-from tests.tables import rigged_draw
-
-from etg.core.commands import CashIn, Deal, ShuffleReason, Shuffle
+from etg.core.commands import CashIn, Deal, Shuffle, ShuffleReason
 from etg.core.engine import apply
 from etg.core.refusal import Refused
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
 from etg.core.wheel import draw_stops
 from etg.ledger.verify import verify
+from tests import kiosk_support as k
+from tests.tables import rigged_draw
 
 # burn; spots 1-5; the dealer's red Ace; three burned for the War; spot 1's War card; the dealer's
 DEAL = ["2C", "AS", "AC", "KH", "5D", "9S", "AD", "3C", "3D", "3H", "QS", "JD"]

@@ -11,13 +11,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tests import kiosk_support as k
-
 from etg.config.loader import load_paytable
 from etg.core.commands import CashIn
 from etg.core.state import Phase
 from etg.ui.input import MIN_TARGET
 from etg.ui.layout import TableLayout
+from tests import kiosk_support as k
 
 PHASES = ["idle", "betting", "bets_closed", "dealt", "decisions", "war_pending", "war_dealt",
           "bonus_spin", "complete"]
