@@ -56,8 +56,11 @@ def main() -> None:
               help="Save a PNG of each phase of each round in this directory.")
 @click.option("--seed", type=int, default=None,
               help="Seed the draws (a reproducible demo); default: the CSPRNG.")
+@click.option("--frames", type=click.IntRange(min=1), default=None, hidden=True,
+              help="Exit after this many frames (cold-start measurement).")
 def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
-        headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None) -> None:
+        headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None,
+        frames: int | None) -> None:
     """The kiosk: the table full screen on the cabinet's display (SPEC §6).
 
     The dealer console is on screen and on keys F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL,
@@ -80,7 +83,7 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         else:
             db_path = default_path()
     options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
-                         screenshots=screenshots, config_dir=config)
+                         screenshots=screenshots, config_dir=config, frames=frames)
     table = _open_table(db_path, loaded, seed, stop_on_tilt=False)
     try:
         run_kiosk(table, cabinet, cabinet_file, options)

@@ -375,8 +375,9 @@ class TableScene(Scene):
         for button in buttons:
             if not button.tag.startswith("seat:"):
                 draw_button(surface, button, button.tag in pressed)
+        pending_seats = {seat for seat, _ in self.app.table.state.pending_decisions()}
         for seat in self.layout.seat_layouts:
-            self._draw_seat(surface, seat, shown, buttons, pressed, now)
+            self._draw_seat(surface, seat, shown, buttons, pressed, pending_seats, now)
         self._draw_animations(surface, now)
 
     def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
@@ -555,18 +556,14 @@ class TableScene(Scene):
                                (badge.right - 10 - i * 14, badge.centery), 6)
 
     def _draw_seat(self, surface: pygame.Surface, seat: SeatLayout, shown: TableState,
-                   buttons: Sequence[Button], pressed: set[str], now: float) -> None:
+                   buttons: Sequence[Button], pressed: set[str], pending_seats: set[int],
+                   now: float) -> None:
         n = seat.seat
         rect = pygame.Rect(*map(round, seat.rect))
-        colour = theme.seat_colour(n)
-        pending = any(s == n for s, _ in self.app.table.state.pending_decisions())
-        pygame.draw.rect(surface, theme.PANEL, rect, border_radius=14)
-        pygame.draw.rect(surface, theme.WAR if pending else shade(colour, 0.8), rect,
-                         width=3 if pending else 2, border_radius=14)
+        pending = n in pending_seats
+        if pending:  # the panel itself is part of the background; a tie lights its edge
+            pygame.draw.rect(surface, theme.WAR, rect, width=3, border_radius=14)
         head = pygame.Rect(rect.x, rect.y, rect.width, 44)
-        pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
-                         border_top_right_radius=14)
-        draw_text(surface, f"SEAT {n}", 18, theme.WHITE, (rect.x + 12, head.centery), "midleft")
         credits = self.presenter.credits[n - 1]
         draw_text(surface, format_cents(credits), 24, theme.WIN, (rect.right - 10, head.centery),
                   "midright", max_width=rect.width - 100)
@@ -697,6 +694,19 @@ def _history(records: list[dict[str, Any]]) -> list[HistoryEntry]:
     return sorted(entries, key=lambda e: -e.round_number)
 
 
+def _seat_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
+    """A seat's panel in its colour, with its name in the header."""
+    rect = pygame.Rect(*map(round, seat.rect))
+    colour = theme.seat_colour(seat.seat)
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=14)
+    pygame.draw.rect(surface, shade(colour, 0.8), rect, width=2, border_radius=14)
+    head = pygame.Rect(rect.x, rect.y, rect.width, 44)
+    pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
+                     border_top_right_radius=14)
+    draw_text(surface, f"SEAT {seat.seat}", 18, theme.WHITE, (rect.x + 12, head.centery),
+              "midleft")
+
+
 def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
     """The felt, the rail and the printed layout: drawn once, blitted every frame."""
     surface = pygame.Surface((1920, 1080))
@@ -724,5 +734,7 @@ def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
                      midbottom=(round(mx + mw / 2), round(my) - 2)))
     if layout.has_wheel:
         draw_panel(surface, WHEEL_BOX, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
+    for seat in layout.seat_layouts:
+        _seat_panel(surface, seat)
     return surface.convert() if pygame.display.get_surface() is not None else surface
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import pygame
@@ -50,33 +51,52 @@ def button_at(buttons: Sequence[Button], touch: Touch) -> Button | None:
 
 
 def draw_button(surface: pygame.Surface, button: Button, pressed: bool = False) -> None:
-    """A raised, rounded casino button; lit when hot, sunk while pressed, grey when disabled."""
-    rect = pygame.Rect(button.rect)
-    base = button.colour if button.enabled else theme.BUTTON_OFF
-    if button.hot and button.enabled:
+    """A raised, rounded casino button; lit when hot, sunk while pressed, grey when disabled.
+
+    Each look is rendered once and blitted after (a table shows some 180 buttons a frame).
+    """
+    x, y, w, h = button.rect
+    face = _button_face(round(x + w) - round(x), round(y + h) - round(y), button.label,
+                        button.sublabel, button.size, button.colour, button.enabled, button.hot,
+                        pressed)
+    surface.blit(face, (round(x), round(y)))
+
+
+@lru_cache(maxsize=2048)
+def _button_face(width: int, height: int, label: str, sublabel: str, size: int,
+                 colour: theme.RGB, enabled: bool, hot: bool, pressed: bool) -> pygame.Surface:
+    # Opaque with a colour key, not per-pixel alpha: the corners are the only see-through
+    # part, and keyed blits cost a fraction of alpha-blended ones.
+    face = pygame.Surface((width, height + 3))
+    face.fill(_KEY)
+    face.set_colorkey(_KEY, pygame.RLEACCEL)
+    rect = pygame.Rect(0, 0, width, height)
+    base = colour if enabled else theme.BUTTON_OFF
+    if hot and enabled:
         base = theme.BUTTON_HOT
     if pressed:
         base = shade(base, 0.7)
     radius = min(14, rect.height // 3)
-    pygame.draw.rect(surface, shade(base, 0.45), rect.move(0, 3), border_radius=radius)
-    pygame.draw.rect(surface, base, rect, border_radius=radius)
+    pygame.draw.rect(face, shade(base, 0.45), rect.move(0, 3), border_radius=radius)
+    pygame.draw.rect(face, base, rect, border_radius=radius)
     top = pygame.Rect(rect.x + 3, rect.y + 3, rect.width - 6, rect.height // 2 - 2)
-    pygame.draw.rect(surface, shade(base, 1.25), top, border_radius=max(radius - 3, 2))
-    edge = theme.GOLD if button.hot and button.enabled else shade(base, 1.6)
-    pygame.draw.rect(surface, edge, rect, width=2, border_radius=radius)
-    ink = theme.INK if button.hot and button.enabled else (
-        theme.WHITE if button.enabled else theme.TEXT_DIM)
-    if button.sublabel:
-        label = fit_text(button.label, button.size, ink, rect.width - 10)
-        sub = fit_text(button.sublabel, max(button.size * 2 // 3, 12), ink, rect.width - 10,
-                       Style.CONDENSED)
-        total = label.get_height() + sub.get_height() - 4
-        y = rect.centery - total // 2
-        surface.blit(label, label.get_rect(midtop=(rect.centerx, y)))
-        surface.blit(sub, sub.get_rect(midtop=(rect.centerx, y + label.get_height() - 4)))
-    else:
-        label = fit_text(button.label, button.size, ink, rect.width - 10)
-        surface.blit(label, label.get_rect(center=rect.center))
+    pygame.draw.rect(face, shade(base, 1.25), top, border_radius=max(radius - 3, 2))
+    edge = theme.GOLD if hot and enabled else shade(base, 1.6)
+    pygame.draw.rect(face, edge, rect, width=2, border_radius=radius)
+    ink = theme.INK if hot and enabled else (theme.WHITE if enabled else theme.TEXT_DIM)
+    words = fit_text(label, size, ink, rect.width - 10) if label else None
+    if sublabel and words is not None:
+        sub = fit_text(sublabel, max(size * 2 // 3, 12), ink, rect.width - 10, Style.CONDENSED)
+        total = words.get_height() + sub.get_height() - 4
+        top_y = rect.centery - total // 2
+        face.blit(words, words.get_rect(midtop=(rect.centerx, top_y)))
+        face.blit(sub, sub.get_rect(midtop=(rect.centerx, top_y + words.get_height() - 4)))
+    elif words is not None:
+        face.blit(words, words.get_rect(center=rect.center))
+    return face.convert() if pygame.display.get_surface() is not None else face
+
+
+_KEY = (255, 0, 254)  # a colour no button uses: the transparent corners
 
 
 def draw_text(surface: pygame.Surface, words: str, size: int, colour: Colour,
