@@ -12,6 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from etg.cli import main
+from etg.ledger.store import Ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 MD5 = ROOT / "config" / "paytables" / "maryland-community-5.yaml"
@@ -93,12 +94,18 @@ def test_sim_on_an_invalid_file_exits_2() -> None:
     assert "spots" in err
 
 
-def test_run_plays_rounds_with_the_default_paytable(tmp_path: Path) -> None:
-    code, out, _ = invoke("run", "--rounds", "2", "--seed", "11", "--db", str(tmp_path / "d.db"))
-    assert code == 0
-    assert "Casino War – 5 community cards" in out
-    assert out.count("ROUND COMPLETE") == 2
-    assert "1 card burned" in out  # MD Ch. 8 E(1) on the new shoe
+def test_run_headless_demo_plays_rounds_with_the_default_paytable(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    code, _, err = invoke("run", "--headless", "--demo", "--rounds", "2", "--seed", "11",
+                          "--db", str(db))
+    assert code == 0, err
+    ledger = Ledger.open(db)
+    try:
+        assert ledger.round_count() == 2
+        assert ledger.rounds(last=1)[0]["paytable"]["id"] == "md-community-5"
+        assert [e["kind"] for e in ledger.event_log()][-1] == "shutdown"
+    finally:
+        ledger.close()
 
 
 def test_python_dash_m_etg_is_the_same_program() -> None:

@@ -56,11 +56,11 @@ from etg.ui.presenter import (
     Presenter,
 )
 from etg.ui.scene import Scene
-from etg.ui.text import STATUS
 from etg.ui.wheel import WheelView, celebrate
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text, shade
 
 HISTORY_LENGTH = 10
+HISTORY_CARD_W = 32
 BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
 SEAT_MESSAGE_S = 3.0
 
@@ -69,6 +69,21 @@ _KINDS = {"initial": BetKind.INITIAL, "tie": BetKind.TIE, "payout": BetKind.PROG
 _OUTCOMES = {"higher": ("WIN", theme.WIN), "lower": ("LOSE", theme.LOSE), "tie": ("TIE", theme.WAR)}
 _LEVEL_NAMES = {"primary": "JACKPOT", "secondary": "MINI JACKPOT",
                 "progressive_payout": "PROGRESSIVE PAYOUT"}
+
+
+# The status line (SPEC §6: "PLACE YOUR BETS 0:12", "NO MORE BETS", "WAR", "BONUS SPIN!").
+STATUS = {
+    Phase.IDLE: "WAITING FOR THE DEALER",
+    Phase.BETTING: "PLACE YOUR BETS",
+    Phase.BETS_CLOSED: "NO MORE BETS",
+    Phase.DEALT: "CARDS DEALT",
+    Phase.DECISIONS: "TIE! WAR OR SURRENDER?",
+    Phase.WAR_PENDING: "WAR",
+    Phase.WAR_DEALT: "WAR",
+    Phase.BONUS_SPIN: "BONUS SPIN!",
+    Phase.COMPLETE: "ROUND COMPLETE",
+    Phase.VOIDED: "ROUND VOID",
+}
 
 
 @dataclass(frozen=True)
@@ -136,6 +151,10 @@ class TableScene(Scene):
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
         self._spun: set[float] = set()
         self._background = _background(self.layout, state)
+        # Card faces are drawn the first time they are needed; render the deck ahead, one
+        # face per quiet frame, so a deal never waits for one.
+        widths = (self.layout.card_width, round(self.layout.dealer_card[2]), HISTORY_CARD_W)
+        self._warm = [(Card.from_index(i), w) for w in widths for i in range(52)]
 
     # --- time and the table ---------------------------------------------------------------------
 
@@ -156,6 +175,9 @@ class TableScene(Scene):
             self._spun.add(spin.start)
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
         self._maybe_attract(now)
+        if self._warm and not self.presenter.busy(now):
+            card, width = self._warm.pop()
+            card_face(card, width)
 
     def settled(self, now: float) -> bool:
         return not self.presenter.busy(now)
@@ -469,7 +491,7 @@ class TableScene(Scene):
     def _draw_history(self, surface: pygame.Surface) -> None:
         x, y, _, _ = self.layout.history
         draw_text(surface, "LAST ROUNDS", 15, theme.TEXT_DIM, (x + 4, y + 8), "midleft")
-        width = 32
+        width = HISTORY_CARD_W
         for i, entry in enumerate(self.history):
             left = round(x + 4 + i * (width + 5))
             if entry.dealer is not None:
