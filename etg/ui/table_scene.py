@@ -414,8 +414,9 @@ class TableScene(Scene):
             status = f"{status}  {seconds // 60}:{seconds % 60:02d}"
         colour = theme.WAR if shown.phase in (Phase.DECISIONS, Phase.WAR_PENDING,
                                               Phase.WAR_DEALT) else theme.WHITE
-        if shown.phase is Phase.BONUS_SPIN:
-            colour = theme.WIN
+        spin = self.presenter.spin()
+        if shown.phase is Phase.BONUS_SPIN or (spin is not None and now < spin.end):
+            status, colour = STATUS[Phase.BONUS_SPIN], theme.WIN  # the wheel is still turning
         if self.app.table.tilted:
             status, colour = "TILT  ·  CALL AN ATTENDANT", theme.TILT
         draw_text(surface, status, 38, colour, (905, 32), shadow=True, max_width=700)
