@@ -88,6 +88,10 @@ CASES: list[tuple[str, object, Command, Reason, str]] = [
                                            for s in (1, 2, 3)])[0],
      PlaceWager(1, 4, BetKind.INITIAL, 500), Reason.SPOT_LIMIT,
      "a seat may wager on at most 3 spots (MD Ch. 7 E)"),
+    ("spots not adjacent", lambda: run(betting(), [PlaceWager(1, 1, BetKind.INITIAL, 500)])[0],
+     PlaceWager(1, 4, BetKind.INITIAL, 500), Reason.SPOT_LIMIT,
+     "a seat's spots must be adjacent: spot 4 is too far from spot 1 "
+     "(at most 3 adjacent spots, MD Ch. 7 E)"),
     ("per-seat layout: another seat's hand", lambda: betting(pennsylvania()),
      PlaceWager(1, 2, BetKind.INITIAL, 500), Reason.NOT_YOUR_SPOT,
      "seat 1 wagers on its own hand only"),

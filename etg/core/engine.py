@@ -213,6 +213,14 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
         if not current.initial and sum(1 for w in row if w.initial) >= p.max_spots_per_seat:
             raise Refused(Reason.SPOT_LIMIT,
                           f"a seat may wager on at most {p.max_spots_per_seat} spots (MD Ch. 7 E)")
+        spots = [spot for spot, w in enumerate(row, start=1) if w.initial] + [c.spot]
+        if max(spots) - min(spots) >= p.max_spots_per_seat:
+            # MD Ch. 7 E: "the number of adjacent boxes on which a player may place a wager":
+            # a seat's spots lie within that many adjacent boxes
+            raise Refused(Reason.SPOT_LIMIT,
+                          f"a seat's spots must be adjacent: spot {c.spot} is too far from "
+                          f"spot {min(spots) if c.spot == max(spots) else max(spots)} "
+                          f"(at most {p.max_spots_per_seat} adjacent spots, MD Ch. 7 E)")
         total = current.initial + c.amount
         _need_limit("Initial Wager", p.limits.initial, total)
         wagers = evolve(current, initial=total)
