@@ -118,7 +118,7 @@ def test_maryland_pages_carry_exactly_the_paytables_numbers() -> None:
     assert payout.meters == (ProgressiveLevel.PROGRESSIVE_PAYOUT,)
 
     how = page(pages, "HOW TO PLAY")
-    assert "up to 3 of the 5 numbered spots" in how.text
+    assert "up to 3 adjacent spots of the 5 numbered spots" in how.text  # MD Ch. 7 E
     assert "You have 20 seconds" in how.text and "within 10 seconds" in how.text
     assert "If you do not choose in time, you Surrender" in how.text
     assert "6 decks of 52 cards (312 cards)" in how.text
