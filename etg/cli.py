@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as Table_
 
+from etg.cli_pin import pin
 from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
@@ -93,6 +94,11 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         sys.exit(INVALID)
     finally:
         table.close()
+
+
+# --- etg pin ------------------------------------------------------------------------------
+
+main.add_command(pin)
 
 
 # --- etg autoplay ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from etg.config.cabinet import Cabinet
-from etg.config.loader import LoadedPaytable
+from etg.config.loader import LoadedPaytable, load_cabinet
 from etg.core.commands import Actor, Command, Settle
 from etg.core.events import Event, RoundComplete, RoundVoided
 from etg.core.flow import DealerAction, dealer_next
@@ -183,11 +183,13 @@ class App:
 
         try:
             self.table.switch_paytable(loaded, operator)
-        except Refused as refusal:
-            self.notify(refusal.message)
-            return refusal.message
+        except (Refused, TableTilted) as refusal:
+            message = refusal.message if isinstance(refusal, Refused) else str(refusal)
+            self.notify(message)
+            return message
         relative = os.path.relpath(loaded.path.resolve(), self.cabinet_file.parent.resolve())
         set_cabinet_value(self.cabinet_file, "active_paytable", relative)
+        self.cabinet = load_cabinet(self.cabinet_file)
         from etg.ui.table_scene import TableScene
 
         self.replace_base(TableScene(self))

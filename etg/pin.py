@@ -1,0 +1,97 @@
+"""Operator and supervisor PINs: checked against a salted hash, never kept in clear (SPEC §6).
+
+The cabinet file holds only ``pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>``:
+a PBKDF2-HMAC-SHA256 of the PIN with a random 16-byte salt. A PIN has at most
+10⁸ values, so no hash makes it unguessable to someone who can read the file;
+what the hash buys is that the digits never appear in a file, a backup or a
+log, and that each guess costs real time (600,000 iterations, OWASP's 2023
+figure for PBKDF2-HMAC-SHA256). At the screen the PIN pad adds the lock-out
+that stops guessing (see :mod:`etg.ui.pinpad`).
+
+The stored string says its own iteration count, so a later program can raise
+the count without invalidating the PINs already set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+from enum import Enum
+
+SCHEME = "pbkdf2_sha256"
+"""The first field of a stored hash: the only scheme this program writes or reads."""
+
+ITERATIONS = 600_000
+"""PBKDF2 rounds for a new hash (OWASP Password Storage Cheat Sheet, 2023)."""
+
+SALT_BYTES = 16
+
+MIN_DIGITS, MAX_DIGITS = 4, 8
+
+_MAX_ITERATIONS = 10_000_000  # a stored count above this is damage, not a stronger hash
+_DIGITS = re.compile(r"[0-9]*")
+_STORED = re.compile(r"pbkdf2_sha256\$([1-9][0-9]{0,7})\$([0-9a-f]{32,128})\$([0-9a-f]{64})")
+
+
+class PinRole(Enum):
+    """Who a PIN belongs to; the value is the actor name written to the event log."""
+
+    OPERATOR = "operator"  # the operator menu: meters, credits, paytables, RAM clear
+    SUPERVISOR = "supervisor"  # a void of the round in progress (MD Ch. 11)
+
+    @property
+    def cabinet_key(self) -> str:
+        """The key of ``cabinet.yaml`` that holds this role's hash."""
+        return f"{self.value}_pin_hash"
+
+    @property
+    def label(self) -> str:
+        return self.value.upper()
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    """The string to store for ``pin``: a fresh random salt unless ``salt`` is given.
+
+    Raises ValueError for a PIN that :func:`pin_problem` refuses, so a bad PIN
+    can never be stored.
+    """
+    problem = pin_problem(pin)
+    if problem is not None:
+        raise ValueError(problem)
+    salt = os.urandom(SALT_BYTES) if salt is None else salt
+    if not salt:
+        raise ValueError("the salt must not be empty")
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("ascii"), salt, ITERATIONS)
+    return f"{SCHEME}${ITERATIONS}${salt.hex()}${digest.hex()}"
+
+
+def verify_pin(pin: str, stored: str | None) -> bool:
+    """True if ``pin`` is the PIN ``stored`` was made from.
+
+    False, never an exception, for no hash (``None``), a malformed or foreign
+    string, or a PIN that is not 4 to 8 digits. The digests are compared in
+    constant time.
+    """
+    if stored is None or pin_problem(pin) is not None:
+        return False
+    match = _STORED.fullmatch(stored)
+    if match is None:
+        return False
+    iterations = int(match.group(1))
+    if iterations > _MAX_ITERATIONS:
+        return False
+    salt = bytes.fromhex(match.group(2))
+    expected = bytes.fromhex(match.group(3))
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode("ascii"), salt, iterations)
+    return hmac.compare_digest(digest, expected)
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why ``pin`` cannot be a PIN, or None: a PIN is 4 to 8 of the digits 0-9."""
+    if not _DIGITS.fullmatch(pin):
+        return "a PIN is made of the digits 0-9 only"
+    if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
+        return f"a PIN has {MIN_DIGITS} to {MAX_DIGITS} digits, not {len(pin)}"
+    return None

@@ -1,0 +1,279 @@
+"""The PIN pad: the lock in front of the operator menu and the supervisor's void (SPEC §6).
+
+An overlay over the table (which stays visible, dimmed): masked entry, a big
+3×4 keypad for a touch screen, and the keyboard for a technician's keyboard.
+The PIN is checked against the hash in ``cabinet.yaml`` read again at every
+attempt, so a PIN set with ``etg pin set`` while the kiosk runs works at once.
+
+Every attempt is written to the event log (``pin_ok``, ``pin_failed``,
+``pin_locked``) with the role as the actor and never a digit of the PIN
+(SPEC §5: "operator login and actions (who, when, what)"). Five wrong PINs
+in a row lock the role for 60 s of App time; the count lives with the App, not
+with one pad, so cancelling and reopening the pad does not reset it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from etg.config.loader import load_cabinet
+from etg.config.problems import ConfigError
+from etg.pin import MAX_DIGITS, PinRole, verify_pin
+from etg.ui import theme
+from etg.ui.canvas import LOGICAL
+from etg.ui.input import Touch
+from etg.ui.scene import Scene
+from etg.ui.widgets import Button, draw_button, draw_panel, draw_text, shade
+
+if TYPE_CHECKING:
+    from etg.ui.app import App
+
+__all__ = ["LOCK_S", "MAX_FAILURES", "PinGuard", "PinPad", "PinRole", "guard", "require_pin"]
+
+MAX_FAILURES = 5
+"""Wrong PINs in a row before the pad locks."""
+
+LOCK_S = 60.0
+"""How long a lock lasts, in seconds of App time."""
+
+
+def require_pin(app: App, role: PinRole, title: str, on_success: Callable[[], None]) -> None:
+    """Push a PIN pad for ``role``; ``on_success()`` runs once the right PIN is entered."""
+    app.push(PinPad(app, role, title, on_success))
+
+
+@dataclass
+class PinGuard:
+    """One role's wrong attempts in a row and the end of its lock (App time)."""
+
+    failures: int = 0
+    locked_until: float = 0.0
+
+
+def guard(app: App, role: PinRole) -> PinGuard:
+    """The App's guard for ``role``, shared by every pad it opens."""
+    guards = _GUARDS.setdefault(app, {})
+    return guards.setdefault(role, PinGuard())
+
+
+_GUARDS: weakref.WeakKeyDictionary[Any, dict[PinRole, PinGuard]] = weakref.WeakKeyDictionary()
+
+
+class PinPad(Scene):
+    """A masked keypad that lets ``on_success`` happen only after the role's PIN."""
+
+    opaque = False
+    name = "pinpad"
+
+    def __init__(self, app: App, role: PinRole, title: str,
+                 on_success: Callable[[], None]) -> None:
+        super().__init__(app)
+        self.role = role
+        self.title = title
+        self.on_success = on_success
+        self.entry = ""
+        self.message = ""
+        self.error = False
+        self.no_pin = False
+        try:
+            self.no_pin = self._stored_hash() is None
+        except ConfigError as error:
+            self._say(_config_message(error))
+        if self.no_pin:
+            self._say(_no_pin_message(role))
+
+    # --- what the App calls ---------------------------------------------------------------
+
+    def update(self, now: float) -> None:
+        if _expire(guard(self.app, self.role), now):
+            self._say("")
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        surface.blit(_dimmer(), (0, 0))
+        panel = pygame.Rect(_PANEL)
+        draw_panel(surface, panel.move(0, 8), (0, 0, 0, 110), (0, 0, 0), radius=28, width=0)
+        draw_panel(surface, panel, theme.PANEL, theme.GOLD_DARK, radius=28, width=3)
+        header = pygame.Rect(panel.x, panel.y, panel.width, 96)
+        draw_panel(surface, header, theme.PANEL_LIGHT, theme.PANEL_LIGHT, radius=28, width=0)
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, (header.x, header.bottom - 28,
+                                                      header.width, 28))
+        pygame.draw.line(surface, theme.GOLD_DARK, (panel.x + 3, header.bottom),
+                         (panel.right - 4, header.bottom), 2)
+        pygame.draw.rect(surface, theme.GOLD_DARK, panel, width=3, border_radius=28)
+        draw_text(surface, self.title, 34, theme.GOLD, header.center,
+                  max_width=header.width - 48, shadow=True)
+        self._draw_entry(surface, now)
+        pressed = self.app.pressed_tags(self)
+        for b in self.buttons(now):
+            draw_button(surface, b, b.tag in pressed)
+
+    def buttons(self, now: float) -> Sequence[Button]:
+        locked = self.locked(now)
+        usable = not locked and not self.no_pin
+        out: list[Button] = []
+        for index, label in enumerate(_KEYS):
+            column, row = index % 3, index // 3
+            rect = (_KEYPAD_X + column * (_KEY_W + _GAP), _KEYPAD_Y + row * (_KEY_H + _GAP),
+                    _KEY_W, _KEY_H)
+            if label == "CLEAR":
+                out.append(Button(rect, "CLEAR", "pin:clear", enabled=usable and bool(self.entry),
+                                  colour=_CLEAR, size=28))
+            elif label == "ENTER":
+                out.append(Button(rect, "ENTER", "pin:enter", enabled=usable and bool(self.entry),
+                                  colour=_ENTER, size=28))
+            else:
+                out.append(Button(rect, label, f"pin:{label}",
+                                  enabled=usable and len(self.entry) < MAX_DIGITS, size=48))
+        cancel_y = _KEYPAD_Y + 4 * (_KEY_H + _GAP) + 8
+        out.append(Button((_KEYPAD_X, cancel_y, 3 * _KEY_W + 2 * _GAP, 84), "CANCEL",
+                          "pin:cancel", colour=_CANCEL, size=30))
+        return out
+
+    def tap(self, button: Button, touch: Touch) -> None:
+        self.press(button.tag.removeprefix("pin:"))
+
+    def key(self, key: int, unicode: str) -> bool:
+        # The pad is modal: no key reaches the dealer console under it.
+        if unicode and unicode in "0123456789":
+            self.press(unicode)
+        elif key == pygame.K_BACKSPACE:
+            self.press("back")
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.press("enter")
+        elif key == pygame.K_ESCAPE:
+            self.press("cancel")
+        return True
+
+    # --- behaviour --------------------------------------------------------------------------
+
+    def locked(self, now: float) -> bool:
+        return now < guard(self.app, self.role).locked_until
+
+    def press(self, what: str) -> None:
+        """One key of the pad: a digit, ``clear``, ``back``, ``enter`` or ``cancel``."""
+        if what == "cancel":
+            self.app.pop(self)
+            return
+        if self.locked(self.app.now) or self.no_pin:
+            return
+        if what.isdigit() and len(what) == 1:
+            if len(self.entry) < MAX_DIGITS:
+                self.entry += what
+        elif what == "clear":
+            self.entry = ""
+        elif what == "back":
+            self.entry = self.entry[:-1]
+        elif what == "enter" and self.entry:
+            self._check()
+
+    def _check(self) -> None:
+        attempt, self.entry = self.entry, ""
+        try:
+            stored = self._stored_hash()
+        except ConfigError as error:
+            self._log("pin_failed", {"reason": "cabinet_invalid"})
+            self._say(_config_message(error))
+            return
+        if stored is None:
+            self.no_pin = True
+            self._log("pin_failed", {"reason": "no_pin_set"})
+            self._say(_no_pin_message(self.role))
+            return
+        g = guard(self.app, self.role)
+        _expire(g, self.app.now)
+        if verify_pin(attempt, stored):
+            g.failures = 0
+            self._log("pin_ok", {})
+            self.app.pop(self)
+            self.on_success()
+            return
+        g.failures += 1
+        self._log("pin_failed", {"reason": "wrong_pin", "failures": g.failures})
+        if g.failures >= MAX_FAILURES:
+            g.locked_until = self.app.now + LOCK_S
+            self._log("pin_locked", {"failures": g.failures, "seconds": int(LOCK_S)})
+            self._say(f"Wrong PIN {g.failures} times: locked for {int(LOCK_S)} seconds")
+        else:
+            left = MAX_FAILURES - g.failures
+            self._say(f"Wrong PIN — {left} {'try' if left == 1 else 'tries'} left")
+
+    def _stored_hash(self) -> str | None:
+        """The role's hash as the cabinet file says now (it may have changed since start)."""
+        cabinet = load_cabinet(self.app.cabinet_file)
+        stored: str | None = getattr(cabinet, self.role.cabinet_key)
+        return stored
+
+    def _log(self, kind: str, details: dict[str, Any]) -> None:
+        ledger = self.app.table.ledger
+        with ledger.atomic():
+            ledger.log(kind, self.role.value, {"role": self.role.value, **details})
+
+    def _say(self, message: str, error: bool = True) -> None:
+        self.message, self.error = message, error
+
+    # --- drawing helpers --------------------------------------------------------------------
+
+    def _draw_entry(self, surface: pygame.Surface, now: float) -> None:
+        box = pygame.Rect(_KEYPAD_X, _PANEL[1] + 124, 3 * _KEY_W + 2 * _GAP, 96)
+        draw_panel(surface, box, (6, 14, 24), theme.PANEL_EDGE, radius=16, width=2)
+        step = box.width // (MAX_DIGITS + 1)
+        for slot in range(MAX_DIGITS):
+            centre = (box.x + step * (slot + 1), box.centery)
+            if slot < len(self.entry):
+                pygame.draw.circle(surface, theme.GOLD, centre, 15)
+                pygame.draw.circle(surface, shade(theme.GOLD, 1.2), centre, 15, width=2)
+            else:
+                pygame.draw.circle(surface, theme.PANEL_LIGHT, centre, 7)
+        message = self.message
+        colour = theme.TILT if self.error else theme.TEXT_DIM
+        if self.locked(now):
+            remaining = guard(self.app, self.role).locked_until - now
+            seconds = max(0, int(remaining + 0.999))
+            message = (f"Locked — too many wrong PINs. "
+                       f"Try again in {seconds // 60}:{seconds % 60:02d}")
+            colour = theme.TILT
+        elif not message:
+            message, colour = "Enter the PIN", theme.TEXT_DIM
+        draw_text(surface, message, 24, colour, (box.centerx, box.bottom + 34),
+                  max_width=_PANEL[2] - 48)
+
+
+_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "CLEAR", "0", "ENTER")
+_KEY_W, _KEY_H, _GAP = 150, 112, 18
+_PANEL = (LOGICAL[0] // 2 - 290, 70, 580, 940)
+_KEYPAD_X = _PANEL[0] + (_PANEL[2] - (3 * _KEY_W + 2 * _GAP)) // 2
+_KEYPAD_Y = _PANEL[1] + 300
+_CLEAR: theme.RGB = (96, 72, 30)
+_ENTER: theme.RGB = (24, 110, 64)
+_CANCEL: theme.RGB = (120, 32, 40)
+
+
+def _expire(g: PinGuard, now: float) -> bool:
+    """End a lock whose time is up, with its count; True if one just ended."""
+    if g.locked_until and now >= g.locked_until:
+        g.locked_until = 0.0
+        g.failures = 0
+        return True
+    return False
+
+
+def _config_message(error: ConfigError) -> str:
+    first = error.problems[0].message if error.problems else str(error)
+    return f"cabinet.yaml cannot be read: {first}"
+
+
+def _no_pin_message(role: PinRole) -> str:
+    return f"No {role.value} PIN is set — run: etg pin set --role {role.value}"
+
+
+@lru_cache(maxsize=1)
+def _dimmer() -> pygame.Surface:
+    layer = pygame.Surface(LOGICAL, pygame.SRCALPHA)
+    layer.fill((0, 0, 0, 170))
+    return layer
