@@ -201,3 +201,41 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
     assert table.state.phase is Phase.COMPLETE  # surrendered by default: nothing to deal
     assert table.state.credits[1] == START - 250
     assert _journal_tail(app)["actor"] == "timer"
+
+
+def test_void_needs_the_supervisor_pin_and_returns_every_wager(app: k.App) -> None:
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.pin import hash_pin
+
+    set_cabinet_value(app.cabinet_file, "supervisor_pin_hash", hash_pin("8642"))
+    app.send(CashIn(1, START), "attendant")
+    k.tap(app, "dealer:shuffle")
+    k.tap(app, "dealer:open")
+    for tag in ("seat:1:chip:500", "seat:1:spot:1", "seat:1:bonus:500"):
+        k.tap(app, tag)
+    assert app.table.state.credits[0] == START - 1000
+    k.tap(app, "dealer:void")
+    assert app.top.name != "table" and app.table.state.phase is Phase.BETTING
+    k.type_keys(app, "1111\r")  # a wrong PIN voids nothing
+    assert app.table.state.phase is Phase.BETTING
+    k.type_keys(app, "8642\r")
+    assert app.top is app.base
+    assert app.table.state.phase is Phase.VOIDED
+    assert app.table.state.credits[0] == START  # MD Ch. 11: every wager returned
+    voids = app.table.ledger.event_log("void")
+    assert [(v["actor"], v["details"]["round"]) for v in voids] == [("supervisor", 1)]
+    assert [e["kind"] for e in app.table.ledger.event_log()
+            if e["kind"].startswith("pin_")] == ["pin_failed", "pin_ok"]
+
+
+def test_attract_mode_after_the_idle_delay_and_a_touch_ends_it(app: k.App) -> None:
+    delay = app.cabinet.attract_delay_s
+    k.run_for(app, delay - 1)
+    assert app.top is app.base
+    k.run_for(app, 2)
+    assert app.top.name == "attract"
+    app.draw()
+    assert k.not_blank(app.canvas)
+    k.tap_at(app, 960, 540)
+    assert app.top is app.base
+    assert app.table.state.phase is Phase.IDLE  # the touch only woke the table
