@@ -38,8 +38,7 @@ RGB = tuple[int, int, int]
 @pytest.fixture(scope="module", autouse=True)
 def pygame_up() -> Iterator[None]:
     pygame.init()
-    yield
-    pygame.quit()
+    yield  # no pygame.quit(): other test modules in this process keep using pygame
 
 
 # --------------------------------------------------------------------------- helpers

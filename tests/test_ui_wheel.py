@@ -41,8 +41,7 @@ BACKGROUND = theme.FELT_DARK
 @pytest.fixture(scope="module", autouse=True)
 def _pygame() -> Iterator[None]:
     pygame.init()
-    yield
-    pygame.quit()
+    yield  # no pygame.quit(): other test modules in this process keep using pygame
 
 
 @pytest.fixture(scope="module")

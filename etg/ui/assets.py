@@ -48,11 +48,27 @@ def missing_assets() -> list[str]:
     return [str(path) for path in wanted if not path.is_file()]
 
 
-@lru_cache(maxsize=128)
 def font(size: int, style: Style = Style.BOLD) -> pygame.font.Font:
-    """The bundled typeface at ``size`` logical pixels."""
+    """The bundled typeface at ``size`` logical pixels.
+
+    Fonts are cached; if pygame's font module was shut down and started again
+    in between (a kiosk restarting its display, a test suite), the dead fonts
+    are dropped and loaded anew.
+    """
     if not pygame.font.get_init():
         pygame.font.init()
+        _font.cache_clear()
+    loaded = _font(size, style)
+    try:
+        loaded.get_ascent()
+    except pygame.error:
+        _font.cache_clear()
+        loaded = _font(size, style)
+    return loaded
+
+
+@lru_cache(maxsize=128)
+def _font(size: int, style: Style) -> pygame.font.Font:
     return pygame.font.Font(assets_dir() / "fonts" / style.value, size)
 
 

@@ -21,7 +21,7 @@ import pygame
 from etg.ui import theme
 from etg.ui.assets import Style, font
 from etg.ui.cards import downsample
-from etg.ui.theme import CHIP_DENOMINATIONS, chip_colour
+from etg.ui.theme import CHIP_DENOMINATIONS, chip_colour, shade
 
 RGB = tuple[int, int, int]
 
@@ -49,7 +49,7 @@ def chip(cents: int, diameter: int) -> pygame.Surface:
     big = pygame.Surface((size, size), pygame.SRCALPHA)
     radius = size / 2
     centre = (radius, radius)
-    pygame.draw.circle(big, _shade(colour, 0.55), centre, radius)
+    pygame.draw.circle(big, shade(colour, 0.55), centre, radius)
     pygame.draw.circle(big, colour, centre, radius - max(_SUPERSAMPLE, 0.05 * radius))
     _draw_edge_spots(big, centre, radius, _spot_count(diameter), _spot_colour(colour))
     _draw_inlay(big, centre, radius, colour)
@@ -173,12 +173,12 @@ def _draw_inlay(big: pygame.Surface, centre: tuple[float, float], radius: float,
     ring = _spot_colour(colour)
     line = max(_SUPERSAMPLE // 2, round(0.035 * radius))
     pygame.draw.circle(big, ring, centre, 0.68 * radius, line)
-    pygame.draw.circle(big, _shade(colour, 0.7), centre, 0.66 * radius - line,
+    pygame.draw.circle(big, shade(colour, 0.7), centre, 0.66 * radius - line,
                        max(1, line // 2))
     dashes = 24
     for dash in range(dashes):
         middle = 2 * math.pi * dash / dashes
-        pygame.draw.polygon(big, _shade(colour, 0.78),
+        pygame.draw.polygon(big, shade(colour, 0.78),
                             _sector(centre, 0.55 * radius, 0.59 * radius, middle,
                                     math.pi / dashes * 0.55))
 
@@ -223,15 +223,6 @@ def _spot_colour(colour: RGB) -> RGB:
 
 def _text_colour(colour: RGB) -> RGB:
     return theme.INK if _is_light(colour) else _WHITE
-
-
-def _shade(colour: RGB, factor: float) -> RGB:
-    """``colour`` darkened (factor below 1) or lightened towards white (above 1)."""
-    if factor <= 1:
-        red, green, blue = (round(channel * factor) for channel in colour)
-    else:
-        red, green, blue = (round(c + (255 - c) * (factor - 1)) for c in colour)
-    return red, green, blue
 
 
 # --------------------------------------------------------------------------- stacks
@@ -300,13 +291,13 @@ class _Band:
             if start < end:
                 self._fill(big, spot, start, end)
         rule = max(1, _SUPERSAMPLE // 2)
-        pygame.draw.lines(big, _shade(colour, 0.35), False, self._arc(0, math.pi, 1), rule)
+        pygame.draw.lines(big, shade(colour, 0.35), False, self._arc(0, math.pi, 1), rule)
 
     def _fill(self, big: pygame.Surface, colour: RGB, start: float, end: float) -> None:
         light = 0.62 + 0.38 * math.sin((start + end) / 2)
         top = self._arc(start, end, 0)
         bottom = self._arc(end, start, 1)
-        pygame.draw.polygon(big, _shade(colour, light), top + bottom)
+        pygame.draw.polygon(big, shade(colour, light), top + bottom)
 
     def _arc(self, start: float, end: float, depth: int) -> list[tuple[float, float]]:
         """Points along the lower ellipse from ``start`` to ``end``, ``depth`` bands down."""

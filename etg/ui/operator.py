@@ -65,7 +65,8 @@ from etg.ui.cards import card_face, card_size
 from etg.ui.input import Touch
 from etg.ui.pinpad import require_pin
 from etg.ui.scene import Scene
-from etg.ui.widgets import Anchor, Button, draw_button, draw_panel, draw_text, shade
+from etg.ui.theme import shade
+from etg.ui.widgets import Anchor, Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
     from etg.ui.app import App

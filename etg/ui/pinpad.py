@@ -29,7 +29,8 @@ from etg.ui import theme
 from etg.ui.canvas import LOGICAL
 from etg.ui.input import Touch
 from etg.ui.scene import Scene
-from etg.ui.widgets import Button, draw_button, draw_panel, draw_text, shade
+from etg.ui.theme import shade
+from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
     from etg.ui.app import App

@@ -56,8 +56,9 @@ from etg.ui.presenter import (
     Presenter,
 )
 from etg.ui.scene import Scene
+from etg.ui.theme import shade
 from etg.ui.wheel import WheelView, celebrate
-from etg.ui.widgets import Button, draw_button, draw_panel, draw_text, shade
+from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 
 HISTORY_LENGTH = 10
 HISTORY_CARD_W = 32

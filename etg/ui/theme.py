@@ -66,3 +66,12 @@ def chip_colour(cents: int) -> RGB:
         if denomination <= cents:
             colour = CHIP_COLOURS[denomination]
     return colour
+
+
+def shade(colour: RGB, factor: float) -> RGB:
+    """``colour`` darkened (factor below 1) or lifted toward white (factor above 1)."""
+    if factor <= 1:
+        red, green, blue = (round(channel * factor) for channel in colour)
+    else:
+        red, green, blue = (round(c + (255 - c) * min(factor - 1, 1.0)) for c in colour)
+    return red, green, blue

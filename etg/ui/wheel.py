@@ -43,6 +43,7 @@ from etg.core.paytable import BonusSpin, ProgressiveLevel, WheelSegment
 from etg.core.wheel import WheelStops, stops_problem
 from etg.ui import theme
 from etg.ui.assets import Style, font, text
+from etg.ui.theme import shade
 
 RGB = tuple[int, int, int]
 
@@ -359,15 +360,6 @@ def _sector(centre: tuple[float, float], inner: float, outer: float, start: floa
             + [_point(centre, inner, a) for a in reversed(arc)])
 
 
-def _shade(colour: RGB, factor: float) -> RGB:
-    """`colour` darkened (factor < 1) or lifted toward white (factor > 1)."""
-    if factor <= 1.0:
-        r, g, b = (round(c * factor) for c in colour)
-    else:
-        r, g, b = (round(c + (255 - c) * (factor - 1.0)) for c in colour)
-    return r, g, b
-
-
 def _pillow(x: float) -> float:
     """Light across a ring from its inner (0) to outer (1) edge: a gently domed band."""
     return 0.62 + 0.5 * x - 0.28 * max(0.0, x - 0.82) / 0.18
@@ -384,7 +376,7 @@ def _paint_ring(ring: _Ring, radius: int) -> pygame.Surface:
         for b in range(bands):
             r0 = inner + (outer - inner) * b / bands
             r1 = inner + (outer - inner) * (b + 1) / bands + 0.5
-            colour = _shade(segment.fill, _pillow((b + 0.5) / bands))
+            colour = shade(segment.fill, _pillow((b + 0.5) / bands))
             pygame.draw.polygon(big, colour, _sector(c, r0 * _SS, r1 * _SS, start, end))
     separator = max(1.0, radius / 190.0)
     count = len(ring.segments)
@@ -490,7 +482,7 @@ def _star(surface: pygame.Surface, at: tuple[float, float], r: float, colour: RG
 def _metal(x: float) -> RGB:
     """Polished gold across a band, 0 at one edge and 1 at the other."""
     light = 0.55 + 0.65 * math.sin(math.pi * x) ** 1.5
-    return _shade(theme.GOLD_DARK, light) if light <= 1.0 else _shade(theme.GOLD, light - 0.05)
+    return shade(theme.GOLD_DARK, light) if light <= 1.0 else shade(theme.GOLD, light - 0.05)
 
 
 def _paint_rim(radius: int, lit: int) -> pygame.Surface:
@@ -539,7 +531,7 @@ def _bulb_sprite(bulb: float, on: bool) -> pygame.Surface:
     pygame.draw.circle(glow, (40, 22, 4, 255), c, r * 1.3)
     sprite.blit(glow, (0, 0))
     core = _BULB_ON if on else _BULB_OFF
-    pygame.draw.circle(sprite, _shade(core, 0.8), c, r)
+    pygame.draw.circle(sprite, shade(core, 0.8), c, r)
     pygame.draw.circle(sprite, core, (c[0] - r * 0.12, c[1] - r * 0.12), r * 0.8)
     highlight = (255, 255, 255) if on else (214, 180, 120)
     pygame.draw.circle(sprite, highlight, (c[0] - r * 0.35, c[1] - r * 0.35), r * 0.28)
@@ -603,8 +595,8 @@ def _paint_hub(radius: int) -> pygame.Surface:
     face = r * 0.84
     for i in range(20):
         x = i / 19
-        colour = _shade((150, 12, 24), 0.55 + 0.7 * x) if x < 0.7 else \
-            _shade((200, 28, 40), 1.0 + 0.25 * (x - 0.7))
+        colour = shade((150, 12, 24), 0.55 + 0.7 * x) if x < 0.7 else \
+            shade((200, 28, 40), 1.0 + 0.25 * (x - 0.7))
         pygame.draw.circle(big, colour, (c[0] - face * 0.25 * x * _SS, c[1] - face * 0.3 * x * _SS),
                            face * (1.0 - 0.8 * x) * _SS)
     pygame.draw.circle(big, _EDGE_DARK, c, face * _SS, max(1, _SS))
@@ -734,7 +726,7 @@ def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> None
         a = flake.phase + tau * flake.spin * 2.0
         ux, uy = math.cos(a) * s, math.sin(a) * s
         wx, wy = -math.sin(a) * s * 0.6 * flip, math.cos(a) * s * 0.6 * flip
-        colour = _shade(flake.colour, 0.7 + 0.3 * abs(flip))
+        colour = shade(flake.colour, 0.7 + 0.3 * abs(flip))
         corners = [(x - ux - wx, y - uy - wy), (x + ux - wx, y + uy - wy),
                    (x + ux + wx, y + uy + wy), (x - ux + wx, y - uy + wy)]
         pygame.draw.polygon(surface, colour, corners)

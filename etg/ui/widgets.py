@@ -19,6 +19,7 @@ from etg.ui import theme
 from etg.ui.assets import Colour, Style, fit_text, text
 from etg.ui.canvas import Rect
 from etg.ui.input import HitTarget, Touch, hit_test
+from etg.ui.theme import shade
 
 Anchor = Literal["center", "topleft", "topright", "midleft", "midright", "midtop", "midbottom",
                  "bottomleft", "bottomright"]
@@ -125,9 +126,3 @@ def draw_panel(surface: pygame.Surface, rect: Rect | pygame.Rect, fill: Colour =
         pygame.draw.rect(surface, fill, r, border_radius=radius)
     if width:
         pygame.draw.rect(surface, edge, r, width=width, border_radius=radius)
-
-
-def shade(colour: theme.RGB, factor: float) -> theme.RGB:
-    """``colour`` darkened (factor < 1) or lightened (factor > 1)."""
-    r, g, b = colour
-    return (min(255, int(r * factor)), min(255, int(g * factor)), min(255, int(b * factor)))
