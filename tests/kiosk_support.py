@@ -44,14 +44,15 @@ def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:
 def make_app(tmp: Path, paytable: str = "maryland-community-5.yaml", seed: int = 7,
              base: Callable[[App], Scene] | None = None, demo: bool = False,
              screenshots: Path | None = None, db: Path | None = None,
-             config: Path | None = None) -> App:
-    """The real kiosk App, headless, with a table on a ledger in ``tmp``."""
+             config: Path | None = None, windowed: bool = False) -> App:
+    """The real kiosk App, headless (or a window on SDL's dummy driver), on a ledger in ``tmp``."""
     config = config or config_copy(tmp, paytable)
     cabinet_file = config / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
     loaded = load_paytable(cabinet.paytable_path(cabinet_file))
     table = Table.open(Ledger.open(db or tmp / "table.db"), loaded, SeededSource(seed))
-    options = RunOptions(headless=True, demo=demo, screenshots=screenshots, config_dir=config)
+    options = RunOptions(headless=not windowed, windowed=windowed, demo=demo,
+                         screenshots=screenshots, config_dir=config)
     window = open_window(cabinet, options)
     director = None
     if demo:

@@ -114,3 +114,27 @@ def test_headless_run_from_the_command_line(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     names = [p.name for p in sorted(shots.iterdir())]
     assert names[0].endswith("round0001-idle.png") and names[-1].endswith("-complete.png")
+
+
+def test_a_smaller_window_scales_the_canvas_and_touches_still_land(tmp_path: Path) -> None:
+    config = k.config_copy(tmp_path)
+    # SDL's dummy driver (set for the tests) stands in for a 1280x720 window.
+    text = (config / "cabinet.yaml").read_text(encoding="utf-8")
+    (config / "cabinet.yaml").write_text(text.replace("width: 1920", "width: 1280")
+                                         .replace("height: 1080", "height: 720"),
+                                         encoding="utf-8")
+    app = k.make_app(tmp_path, config=config, windowed=True)
+    try:
+        assert app.window.get_size() == (1280, 720)
+        assert app.viewport.scale == 2 / 3
+        app.send(CashIn(2, 10_000), "attendant")
+        k.tap(app, "dealer:shuffle")
+        k.tap(app, "dealer:open")  # the mouse lands at 2/3 of the logical position
+        k.tap(app, "seat:2:chip:500")
+        k.tap(app, "seat:2:spot:3")
+        assert app.table.state.round.wagers[1][2].initial == 500
+        app.frame(1 / 60, draw=True)  # drawn on the logical canvas, then scaled to the window
+        assert app.canvas is not app.window
+        assert k.not_blank(pygame.transform.scale(app.window, (1920, 1080)))
+    finally:
+        app.table.ledger.close()
