@@ -79,6 +79,7 @@ def _spinning_frames(config_dir: Path, db: Path) -> list[float]:
     for _ in range(240):  # let the deal, the settlement and the Bonus Spin banner play out
         app.frame(1 / 60, draw=False)
     assert table.state.phase is Phase.BONUS_SPIN
+    app.ready()  # as App.run() does once start-up is over
     table.spin("bench")
     times: list[float] = []
     for _ in range(FRAMES):
@@ -90,7 +91,7 @@ def _spinning_frames(config_dir: Path, db: Path) -> list[float]:
 
 
 def _busiest_round(table: Table, seats: int, spots: int) -> None:
-    """Every seat bets on three spots with Tie and Progressive Payout; the dealer turns a red Ace."""
+    """Every seat bets three spots with Tie and Progressive Payout; the dealer turns a red Ace."""
     dealer = Card.parse("AH").index
     order = [3, *range(10, 10 + spots), dealer]  # burn, the spots, the dealer's red Ace
     total = table.state.paytable.shoe.decks * 52

@@ -226,10 +226,7 @@ class App:
 
     def run(self) -> None:
         """Frames until quit (window closed, operator shutdown, or --rounds reached)."""
-        # Everything built so far lives as long as the App: keep the collector off it, so
-        # a full collection in the middle of a spin cannot cost a frame.
-        gc.collect()
-        gc.freeze()
+        self.ready()
         clock = pygame.time.Clock()
         while not self.quit_requested:
             if self.options.headless:
@@ -239,6 +236,16 @@ class App:
                 dt = min(clock.tick(FPS) / 1000, 0.1)
                 draw = True
             self.frame(dt, draw)
+
+    @staticmethod
+    def ready() -> None:
+        """Start-up is over: what was built so far lives as long as the App.
+
+        It is moved out of the collector's sight, so a full collection in the
+        middle of a spin cannot cost a frame.
+        """
+        gc.collect()
+        gc.freeze()
 
     def frame(self, dt: float, draw: bool = True) -> None:
         """One frame: input, clock, demo, scene updates, drawing, screenshot."""
