@@ -395,12 +395,16 @@ class TableScene(Scene):
             self._draw_wheel_result(surface, shown, now)
         pressed = self.app.pressed_tags(self)
         buttons = self.buttons(now)
+        by_seat: dict[int, list[Button]] = {}
         for button in buttons:
-            if not button.tag.startswith("seat:"):
+            if button.tag.startswith("seat:"):
+                by_seat.setdefault(int(button.tag.split(":", 2)[1]), []).append(button)
+            else:
                 draw_button(surface, button, button.tag in pressed)
         pending_seats = {seat for seat, _ in self.app.table.state.pending_decisions()}
         for seat in self.layout.seat_layouts:
-            self._draw_seat(surface, seat, shown, buttons, pressed, pending_seats, now)
+            self._draw_seat(surface, seat, shown, by_seat.get(seat.seat, []), pressed,
+                            pending_seats, now)
         self._draw_animations(surface, now)
 
     def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
@@ -591,15 +595,13 @@ class TableScene(Scene):
         credits = self.presenter.credits[n - 1]
         draw_text(surface, format_cents(credits), 24, theme.WIN, (rect.right - 10, head.centery),
                   "midright", max_width=rect.width - 100)
-        prefix = f"seat:{n}:"
-        for button in buttons:
-            if button.tag.startswith(prefix):
-                draw_button(surface, button, button.tag in pressed)
-                if ":chip:" in button.tag:
-                    value = int(button.tag.rsplit(":", 1)[1])
-                    size = round(min(button.rect[2], button.rect[3]) - 6)
-                    b = pygame.Rect(*map(round, button.rect))
-                    surface.blit(chip(value, size), chip(value, size).get_rect(center=b.center))
+        for button in buttons:  # this seat's own, in drawing order
+            draw_button(surface, button, button.tag in pressed)
+            if ":chip:" in button.tag:
+                value = int(button.tag.rsplit(":", 1)[1])
+                size = round(min(button.rect[2], button.rect[3]) - 6)
+                b = pygame.Rect(*map(round, button.rect))
+                surface.blit(chip(value, size), chip(value, size).get_rect(center=b.center))
         staked = shown.round.staked[n - 1] if shown.round.staked else 0
         if staked and not pending:
             draw_text(surface, f"THIS ROUND  {format_cents(staked)}", 16, theme.TEXT_DIM,
