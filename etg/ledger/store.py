@@ -323,6 +323,18 @@ class Ledger:
             for r in rows
         ]
 
+    def last_events(self, kinds: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` event-log entries of these kinds, oldest first."""
+        marks = ", ".join("?" for _ in kinds)
+        rows = self.db.execute(
+            f"SELECT id, at, kind, actor, details FROM event_log WHERE kind IN ({marks}) "
+            f"ORDER BY id DESC LIMIT ?", [*kinds, limit]
+        ).fetchall()
+        return [
+            {"id": r[0], "at": r[1], "kind": r[2], "actor": r[3], "details": json.loads(r[4])}
+            for r in reversed(rows)
+        ]
+
     def meters(self) -> dict[str, Counter[tuple[int, str]]]:
         out: dict[str, Counter[tuple[int, str]]] = {}
         for paytable_id, seat, name, value in self.db.execute(
