@@ -6,16 +6,21 @@ commits the command, its events and whatever they finish (a hand-ledger row,
 meters, event-log entries) in one transaction, and only then do listeners,
 the screen among them, hear of it (SPEC §5: write before show).
 
-On start the table is rebuilt from the ledger: the last snapshot, then the
-journal after it replayed through the same pure engine. The integrity checks
-run; a failure tilts the table, which then refuses play until an operator
-acknowledges it.
+On start the table is rebuilt from the ledger: the newest checkpoint, then the
+commands after it replayed through the same pure engine. The integrity checks
+run; a failure tilts the table, which then refuses play until a supervisor
+acknowledges it. A storage fault during play (disk full, a read-only or
+locked file, damage) is a tilt too: the command is not applied, nothing is
+lost, and after a restart the table is exactly where the last commit left it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from etg.config.loader import LoadedPaytable
@@ -37,29 +42,55 @@ from etg.core.events import (
     RoundVoided,
     ShoeShuffled,
 )
+from etg.core.refusal import Refused
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS, TableState
 from etg.core.wheel import draw_stops
-from etg.ledger.codec import load_command
+from etg.ledger.codec import dump_event, load_command
 from etg.ledger.meters import round_meters
-from etg.ledger.store import Ledger, Problem, now
-from etg.ledger.verify import checkpoint, verify
+from etg.ledger.store import (
+    CHECKPOINT_EVERY,
+    Ledger,
+    LedgerError,
+    LedgerKind,
+    Problem,
+    describe,
+    now,
+)
+from etg.ledger.verify import active_tilts, verify
+
+log = logging.getLogger("etg.table")
 
 Listener = Callable[[TableState, list[Event]], None]
 
 
 class TableTilted(RuntimeError):
-    """The table is tilted: play stops until an operator acknowledges (SPEC §5)."""
+    """The table is tilted: play stops until a supervisor acknowledges (SPEC §5)."""
 
 
 @dataclass
 class Tilt:
     problems: list[Problem]
+    ids: list[int] = field(default_factory=list)  # the tilt entries of the event log
 
     @property
     def message(self) -> str:
         return "; ".join(f"{p.check}: {p.message}" for p in self.problems)
+
+
+@dataclass
+class RoundOpen:
+    """The round in progress since betting opened: what its hand-ledger record will need."""
+
+    seq: int  # the OpenBets entry
+    at: str
+    credits: tuple[int, ...]  # the seats' credits when betting opened
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+STORAGE_FAULTS = (sqlite3.Error, OSError, LedgerError)
+"""What a ledger write can fail with: each one becomes a tilt, never a traceback."""
 
 
 class Table:
@@ -73,6 +104,7 @@ class Table:
         self.source = source
         self.tilt: Tilt | None = None
         self.listeners: list[Listener] = []
+        self.round_open: RoundOpen | None = None
         self._switching_to: LoadedPaytable | None = None
 
     # --- life cycle -------------------------------------------------------------------------
@@ -80,34 +112,89 @@ class Table:
     @classmethod
     def open(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource | None = None,
              credits: tuple[int, ...] | None = None) -> Table:
-        """Power up: rebuild the exact state from the ledger (or start a new table) and check it."""
+        """Power up: rebuild the exact state from the ledger (or start a new table) and check it.
+
+        Raises LedgerError when the ledger cannot be read at all, and ValueError
+        for a seeded source on a real-money ledger (real play draws only from
+        the CSPRNG).
+        """
         source = source or SystemSource()
-        snapshot = ledger.last_snapshot()
-        if snapshot is None:
+        if ledger.kind is LedgerKind.REAL and not isinstance(source, SystemSource):
+            raise ValueError("real play draws only from the CSPRNG: a seeded source is for demo "
+                             "and test ledgers")
+        try:
+            table = cls._rebuild(ledger, paytable, source, credits)
+            table._power_up()
+        except STORAGE_FAULTS as error:
+            raise LedgerError(f"{ledger.path}: {_fault_text(error)}") from None
+        return table
+
+    @classmethod
+    def _rebuild(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource,
+                 credits: tuple[int, ...] | None) -> Table:
+        newest = ledger.last_checkpoint()
+        if newest is None:
             state = new_table(paytable.paytable, credits)
+            table = cls(ledger, paytable, state, source)
             with ledger.atomic():
                 ledger.remember_paytable(paytable.sha256, paytable.paytable.id,
                                          paytable.path.read_text(encoding="utf-8"))
                 ledger.set_setting("paytable_sha256", paytable.sha256)
                 ledger.set_setting("paytable_path", str(paytable.path))
-                ledger.save_snapshot(0, state)
+                ledger.save_checkpoint("genesis", state)
                 ledger.log("paytable_change", "installer",
                            {"old_sha256": None, "new_sha256": paytable.sha256,
                             "paytable_id": paytable.paytable.id})
-            table = cls(ledger, paytable, state, source)
-        else:
-            table = cls(ledger, paytable, snapshot[1], source)
-            table.state = table._replay(snapshot[0], snapshot[1])
-        with ledger.atomic():
-            ledger.log("power_up", None, {"round": table.state.round.number,
-                                          "phase": table.state.phase.value})
-        table._check(paytable)
+            return table
+        seq, body, state = newest
+        table = cls(ledger, paytable, state, source)
+        opened = body.get("round_open")
+        if opened is not None:
+            table.round_open = RoundOpen(int(opened["seq"]), str(opened["at"]),
+                                         tuple(opened["credits"]))
+            for row in ledger.journal_after(int(opened["seq"]) - 1):
+                if row["seq"] > seq:
+                    break
+                table.round_open.events += row["events"]
+        table._replay(seq)
         return table
 
+    def _power_up(self) -> None:
+        ledger = self.ledger
+        last = ledger.last_events(("power_up", "shutdown"), 1)
+        interrupted = bool(last) and last[0]["kind"] == "power_up"
+        problems = [*(self.tilt.problems if self.tilt else []),
+                    *verify(ledger, self.paytable, state=self.state)]
+        earlier = active_tilts(ledger)
+        with ledger.atomic():
+            ledger.log("power_up", None, {"round": self.state.round.number,
+                                          "phase": self.state.phase.value,
+                                          "rng": getattr(self.source, "name", "?"),
+                                          "after_interruption": interrupted})
+            ids = [ledger.log("tilt", None, {"check": p.check, "message": p.message})["id"]
+                   for p in problems]
+        if interrupted:
+            log.warning("power-up after an interruption: the last run did not shut down cleanly")
+        tilts = [*earlier, *(e for e in ledger.last_events(("tilt",), len(ids)) if ids)]
+        if tilts:
+            self.tilt = Tilt([Problem(t["details"]["check"], t["details"]["message"])
+                              for t in tilts], [t["id"] for t in tilts])
+            ledger.anchor_paused = True
+            log.error("tilt at start-up: %s", self.tilt.message)
+        else:
+            with ledger.atomic():
+                self._checkpoint("startup")
+        log.info("power-up: round %s, %s, ledger %s", self.state.round.number,
+                 self.state.phase.value, ledger.path)
+
     def close(self) -> None:
-        with self.ledger.atomic():
+        """A clean shutdown: logged, with a checkpoint so the next start replays nothing."""
+        with contextlib.suppress(*STORAGE_FAULTS), self.ledger.atomic():
             self.ledger.log("shutdown", None, {"round": self.state.round.number,
                                                "phase": self.state.phase.value})
+            if self.tilt is None:
+                self._checkpoint("shutdown")
+        log.info("shutdown: round %s, %s", self.state.round.number, self.state.phase.value)
         self.ledger.close()
 
     @property
@@ -115,11 +202,22 @@ class Table:
         return self.tilt is not None
 
     def acknowledge_tilt(self, operator: str) -> None:
-        """An operator has seen the failure and takes responsibility for play to go on."""
+        """A supervisor has seen the failure and takes responsibility for play to go on.
+
+        The anchor moves to the ledger as it stands: what was found is on record
+        in the tilt entries and in this acknowledgement.
+        """
         if self.tilt is None:
             return
-        with self.ledger.atomic():
-            self.ledger.log("tilt_cleared", operator, {"problems": self.tilt.message})
+        self.ledger.anchor_paused = False  # the commit below moves the anchor to the head
+        try:
+            with self.ledger.atomic():
+                self.ledger.log("tilt_cleared", operator, {"problems": self.tilt.message,
+                                                           "tilts": self.tilt.ids})
+        except STORAGE_FAULTS as error:
+            self.ledger.anchor_paused = True
+            raise TableTilted(f"the tilt cannot be cleared: {_fault_text(error)}") from None
+        log.warning("tilt acknowledged by %s: %s", operator, self.tilt.message)
         self.tilt = None
 
     def switch_paytable(self, paytable: LoadedPaytable, operator: str) -> list[Event]:
@@ -143,9 +241,24 @@ class Table:
         """
         if not confirmed:
             raise ValueError("a RAM clear needs a second confirmation")
-        with self.ledger.atomic():
+        def clear() -> None:
             self.ledger.log("ram_clear", operator, {"after_round": self.ledger.round_count()})
-            self.ledger.db.execute("DELETE FROM meters")
+            self.ledger.clear_meters()
+            self._checkpoint("ram_clear")
+
+        self._write(clear)
+
+    def log(self, kind: str, actor: str | None, details: dict[str, Any]) -> bool:
+        """An event-log entry of its own (operator actions, PIN attempts, requests).
+
+        False if the ledger could not take it: the table is then tilted.
+        """
+        try:
+            self._write(lambda: self.ledger.log(kind, actor, details))
+        except TableTilted:
+            return False
+        log.info("%s by %s", kind, actor or "the table")
+        return True
 
     # --- play -------------------------------------------------------------------------------
 
@@ -158,12 +271,18 @@ class Table:
             raise TableTilted(f"the table is tilted: {self.tilt.message}")
         state, events = apply(self.state, command)
         at = now()
-        with self.ledger.atomic():
-            seq = self.ledger.append_command(self.state.round.number, command, actor, events, at)
-            if isinstance(command, OpenBets):
-                self.ledger.save_snapshot(seq, state)
-            self._book(state, events, actor, at)
+        opened = self.round_open
+        so_far = None if opened is None else list(opened.events)
+        try:
+            self._write(lambda: self._commit(command, actor, state, events, at))
+        except TableTilted:
+            self.round_open = opened  # nothing was committed: the round is as it was
+            if opened is not None and so_far is not None:
+                opened.events[:] = so_far
+            raise
         self.state = state
+        if self.ledger.anchor_fault is not None:
+            self._tilt_on(Problem("storage", self.ledger.anchor_fault))
         for listener in self.listeners:
             listener(state, events)
         return events
@@ -205,34 +324,62 @@ class Table:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _replay(self, seq: int, state: TableState) -> TableState:
+    def _write(self, work: Callable[[], Any]) -> None:
+        """Run ``work`` in one transaction; a storage fault tilts the table (and raises)."""
+        try:
+            with self.ledger.atomic():
+                work()
+        except STORAGE_FAULTS as error:
+            self._tilt_on(Problem("storage", _fault_text(error)))
+            raise TableTilted(f"the table is tilted: {self.tilt.message if self.tilt else ''}"
+                              ) from None
+
+    def _tilt_on(self, problem: Problem) -> None:
+        """Play stops on a fault; the tilt is logged if the ledger still takes writes."""
+        ids: list[int] = []
+        with contextlib.suppress(*STORAGE_FAULTS), self.ledger.atomic():
+            ids.append(self.ledger.log("tilt", None, {"check": problem.check,
+                                                       "message": problem.message})["id"])
+        previous = self.tilt
+        self.tilt = Tilt([*(previous.problems if previous else []), problem],
+                         [*(previous.ids if previous else []), *ids])
+        self.ledger.anchor_paused = True
+        log.error("tilt: %s", problem.message)
+
+    def _commit(self, command: Command, actor: str | None, state: TableState,
+                events: list[Event], at: str) -> None:
+        seq = self.ledger.append_command(self.state.round.number, command, actor, events, at)
+        dumped = [dump_event(e) for e in events]
+        if isinstance(command, OpenBets):
+            self.round_open = RoundOpen(seq, at, state.credits)
+        if self.round_open is not None:
+            self.round_open.events += dumped
+        self._book(state, events, actor, at)
+
+    def _replay(self, seq: int) -> None:
+        state = self.state
         for row in self.ledger.journal_after(seq):
-            state, _ = apply(state, load_command(row["command"]))
-        return state
+            try:
+                command = load_command(row["command"])
+                state, _ = apply(state, command)
+            except (Refused, ValueError, KeyError, TypeError) as error:
+                self.state = state
+                self.tilt = Tilt([Problem("journal", f"journal entry {row['seq']} does not "
+                                                     f"replay: {error}")])
+                return
+            if row["command"]["type"] == "OpenBets":
+                self.round_open = RoundOpen(row["seq"], row["at"], state.credits)
+            if self.round_open is not None:
+                self.round_open.events += row["events"]
+            if row["command"]["type"] == "NextRound":
+                self.round_open = None
+        self.state = state
 
-    def _check(self, paytable: LoadedPaytable) -> None:
-        problems = verify(self.ledger, paytable, full=False)
-        open_tilt = self._unacknowledged_tilt()
-        if problems:
-            with self.ledger.atomic():
-                for problem in problems:
-                    self.ledger.log("tilt", None, {"check": problem.check,
-                                                   "message": problem.message})
-            self.tilt = Tilt(problems)
-        elif open_tilt:
-            self.tilt = Tilt(open_tilt)
-        else:
-            with self.ledger.atomic():
-                checkpoint(self.ledger)  # the next start verifies only what comes after
-
-    def _unacknowledged_tilt(self) -> list[Problem]:
-        pending: list[Problem] = []
-        for entry in self.ledger.event_log():
-            if entry["kind"] == "tilt":
-                pending.append(Problem(entry["details"]["check"], entry["details"]["message"]))
-            elif entry["kind"] == "tilt_cleared":
-                pending = []
-        return pending
+    def _checkpoint(self, reason: str) -> None:
+        opened = self.round_open
+        self.ledger.save_checkpoint(reason, self.state, None if opened is None else
+                                    {"seq": opened.seq, "at": opened.at,
+                                     "credits": list(opened.credits)})
 
     def _book(self, state: TableState, events: list[Event], actor: str | None, at: str) -> None:
         paytable_id = state.paytable.id
@@ -254,6 +401,8 @@ class Table:
                                 {"old_id": event.old_id, "new_id": event.new_id,
                                  "old_sha256": old_sha, "new_sha256": new.sha256,
                                  "meters_carried": [m.value for m in event.meters_carried]}, at)
+                self.round_open = None
+                self.ledger.save_checkpoint("paytable_switch", state)
             elif isinstance(event, ShoeShuffled):
                 self.ledger.log("reshuffle", actor, {"shuffle_number": event.shuffle_number,
                                                      "reason": event.reason.value}, at)
@@ -264,17 +413,16 @@ class Table:
                 if isinstance(event, RoundVoided):
                     self.ledger.log("void", actor, {"round": event.round_number,
                                                     "reason": event.reason}, at)
+                self.round_open = None
+                if event.round_number % CHECKPOINT_EVERY == 0:
+                    self.ledger.save_checkpoint("interval", state)
 
     def _record(self, state: TableState, finished: RoundComplete | RoundVoided,
                 at: str) -> dict[str, Any]:
         """The hand-ledger record of the round that ``finished`` (see etg.ledger.recall)."""
         r = state.round
-        journal = self.ledger.round_journal(r.number)
-        opened = next(row for row in journal if row["command"]["type"] == "OpenBets")
-        before = self.ledger.snapshot_at(opened["seq"])
-        assert before is not None
-        events = [e for row in journal if row["seq"] >= opened["seq"] for e in row["events"]
-                  if e["type"] not in ("CreditsIn", "CreditsOut")]  # those are in the event log
+        opened = self.round_open
+        assert opened is not None, "a round finishes after betting opened"
         voided = isinstance(finished, RoundVoided)
         shoe = state.shoe
         assert shoe is not None
@@ -283,12 +431,13 @@ class Table:
             "outcome": "voided" if voided else "complete",
             "void_reason": finished.reason if isinstance(finished, RoundVoided) else None,
             "paytable": {"id": state.paytable.id, "sha256": self.ledger.setting("paytable_sha256")},
-            "started_at": opened["at"],
+            "opened_seq": opened.seq,
+            "started_at": opened.at,
             "ended_at": at,
             "shoe": {"shuffle_number": shoe.shuffle_number, "cut_index": shoe.draw.cut_index},
             "seats": state.paytable.seats,
             "spots": state.paytable.spot_count,
-            "credits_before": list(before.credits),
+            "credits_before": list(opened.credits),
             "credits_after": list(state.credits),
             "dealer_card": _code(r.dealer_card),
             "dealer_war_card": _code(r.dealer_war_card),
@@ -301,11 +450,20 @@ class Table:
             "wheel": None if r.wheel is None else {"community": r.wheel.community,
                                                    "seat": r.wheel.seat,
                                                    "hot_spot": r.wheel.hot_spot},
-            "events": events,
+            "events": [e for e in opened.events
+                       if e["type"] not in ("CreditsIn", "CreditsOut")],
             "meters_after": {level.value: m.cents
                              for level, m in zip(LEVELS, state.meters, strict=True)
                              if m is not None},
         }
+
+
+def _fault_text(error: BaseException) -> str:
+    if isinstance(error, sqlite3.Error):
+        return describe(error)
+    if isinstance(error, OSError):
+        return f"the ledger cannot be written: {error.strerror or error}"
+    return str(error)
 
 
 def _code(card: Any) -> str | None:

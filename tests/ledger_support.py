@@ -6,11 +6,10 @@ from pathlib import Path
 
 from etg.bots import RoundDriver, standard_bots
 from etg.config.loader import LoadedPaytable, load_paytable
-from etg.core.engine import apply
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
-from etg.ledger.codec import load_command
 from etg.ledger.store import Ledger
+from etg.ledger.verify import rebuild
 from etg.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,13 +32,10 @@ def play(table: Table, rounds: int, seed: int = 1) -> None:
 
 def rebuilt_state(db: Path) -> TableState:
     """The state a restart would rebuild, read without writing anything."""
-    ledger = Ledger.open(db)
+    ledger = Ledger.open_readonly(db)
     try:
-        snapshot = ledger.last_snapshot()
-        assert snapshot is not None
-        seq, state = snapshot
-        for row in ledger.journal_after(seq):
-            state, _ = apply(state, load_command(row["command"]))
+        state = rebuild(ledger)
+        assert state is not None
         return state
     finally:
         ledger.close()

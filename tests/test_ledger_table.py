@@ -35,7 +35,7 @@ def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert table.ledger.schema_version == 2  # 0001_initial, 0002_checkpoints
+    assert table.ledger.schema_version == 3  # 0001_initial, 0002_checkpoints, 0003_chained
     assert [e["kind"] for e in table.ledger.event_log()] == ["paytable_change", "power_up"]
     table.close()
 
@@ -47,7 +47,8 @@ def test_every_state_change_is_committed_before_listeners_hear_of_it(tmp_path: P
     def listener(state: TableState, events: list[Event]) -> None:
         # a second connection sees the command already: it was committed first
         other = sqlite3.connect(tmp_path / "l.db")
-        seen.append(other.execute("SELECT count(*) FROM journal").fetchone()[0])
+        seen.append(other.execute("SELECT count(*) FROM entries WHERE kind = 'command'"
+                                  ).fetchone()[0])
         other.close()
 
     table.listeners.append(listener)
@@ -59,9 +60,12 @@ def test_every_state_change_is_committed_before_listeners_hear_of_it(tmp_path: P
 
 def test_a_refused_command_writes_nothing(tmp_path: Path) -> None:
     table = open_table(tmp_path / "l.db")
+    head = table.ledger.head
     with pytest.raises(Refused):
         table.send(Deal())
-    assert table.ledger.db.execute("SELECT count(*) FROM journal").fetchone()[0] == 0
+    assert table.ledger.db.execute("SELECT count(*) FROM entries WHERE kind = 'command'"
+                                   ).fetchone()[0] == 0
+    assert table.ledger.head == head
     table.close()
 
 
@@ -134,36 +138,45 @@ def _tamper(db: Path, *statements: str) -> None:
     conn.close()
 
 
+def _round_seq(db: Path, round_number: int) -> int:
+    conn = sqlite3.connect(db)
+    seq = conn.execute("SELECT seq FROM entries WHERE kind = 'round' AND round = ?",
+                       [round_number]).fetchone()[0]
+    conn.close()
+    return int(seq)
+
+
 @pytest.mark.parametrize(("statements", "message"), [
-    (["DROP TRIGGER hand_ledger_no_update",
-      "UPDATE hand_ledger SET record = replace(record, '\"outcome\":\"complete\"', "
-      "'\"outcome\":\"voided\"') WHERE round = 5"],
-     "hash_chain: round 5: its content does not match its hash (the row was edited)"),
-    (["DROP TRIGGER hand_ledger_no_delete", "DELETE FROM hand_ledger WHERE round = 7"],
-     "hash_chain: round 7 is missing from the hand ledger (next is 8)"),
+    (["DROP TRIGGER entries_no_update",
+      "UPDATE entries SET body = replace(body, '\"outcome\":\"complete\"', "
+      "'\"outcome\":\"voided\"') WHERE seq = {seq5}"],
+     "chain: entries row {seq5} (round complete): its content does not match its hash"),
+    (["DROP TRIGGER entries_no_delete", "DELETE FROM entries WHERE seq = {seq7}"],
+     "chain: entries row {seq7} is missing (the next is {next7})"),
     (["UPDATE meters SET value = value + 100 WHERE seat = 0 AND name = 'coin_in.initial'"],
-     "meters: md-community-5 seat 0 coin_in.initial is {actual}, the ledger sums to {expected}"),
+     "meters: meters row (md-community-5, seat 0, coin_in.initial) is {actual}, "
+     "the ledger sums to {expected}"),
 ])
 def test_tampering_tilts_the_table_with_a_message_naming_it(
     tmp_path: Path, statements: list[str], message: str
 ) -> None:
     db = _played_ledger(tmp_path)
-    if "meters" in message:
-        ledger = Ledger.open(db)
-        value = ledger.meters()["md-community-5"][(0, "coin_in.initial")]
-        ledger.close()
-        message = message.format(actual=value + 100, expected=value)
-    _tamper(db, *statements)
+    ledger = Ledger.open(db)
+    value = ledger.meters()["md-community-5"][(0, "coin_in.initial")]
+    ledger.close()
+    names = {"seq5": _round_seq(db, 5), "seq7": _round_seq(db, 7),
+             "next7": _round_seq(db, 7) + 1, "actual": value + 100, "expected": value}
+    _tamper(db, *(statement.format(**names) for statement in statements))
     table = open_table(db)
     assert table.tilt is not None
-    assert message in table.tilt.message
+    assert message.format(**names) in table.tilt.message
     with pytest.raises(TableTilted, match="the table is tilted"):
         table.send(OpenBets())
     kinds = [e["kind"] for e in table.ledger.event_log()]
     assert kinds[-1] == "tilt" and kinds[kinds.index("power_up", 2) + 1] == "tilt"
-    table.acknowledge_tilt("operator 7")
-    table.send(OpenBets())  # play goes on, on the operator's word, which is logged
-    assert table.ledger.event_log("tilt_cleared")[0]["actor"] == "operator 7"
+    table.acknowledge_tilt("supervisor 7")
+    table.send(OpenBets())  # play goes on, on the supervisor's word, which is logged
+    assert table.ledger.event_log("tilt_cleared")[0]["actor"] == "supervisor 7"
     table.close()
 
 
@@ -177,7 +190,9 @@ def test_an_edited_paytable_file_tilts(tmp_path: Path) -> None:
     copy.write_text(copy.read_text().replace("betting_s: 20", "betting_s: 25"))
     table = open_table(db, load_paytable(copy))
     assert table.tilt is not None
-    assert f"paytable: the active paytable file {copy} changed" in table.tilt.message
+    assert ("paytable: the active paytable `md-community-5` differs from the approved one: "
+            "recorded sha256 ") in table.tilt.message
+    assert str(copy) in table.tilt.message
     table.close()
 
 
@@ -279,23 +294,23 @@ def test_start_up_resumes_meter_checks_from_a_checkpoint_yet_catches_tampering(
     tmp_path: Path,
 ) -> None:
     db = _played_ledger(tmp_path, rounds=10)
-    open_table(db).close()  # a clean start records a checkpoint at round 10
     ledger = Ledger.open(db)
     point = ledger.last_checkpoint()
-    assert point is not None and point["round"] == 10
-    assert point["hash"] == ledger.round_hash(10)
+    assert point is not None and point[1]["reason"] == "shutdown" and point[1]["rounds"] == 10
+    assert point[0] == ledger.head[0]  # a clean shutdown: the next start replays nothing
     ledger.close()
     table = open_table(db)
     play(table, 5)
     table.close()
+    seq3 = _round_seq(db, 3)
     # a meter changed after the checkpoint, and a round edited before it, both still tilt
     _tamper(db, "UPDATE meters SET value = value + 7 WHERE seat = 0 AND name = 'coin_in.tie'",
-            "DROP TRIGGER hand_ledger_no_update",
-            "UPDATE hand_ledger SET record = replace(record, '\"outcome\":\"complete\"', "
-            "'\"outcome\":\"voided\"') WHERE round = 3")
+            "DROP TRIGGER entries_no_update",
+            "UPDATE entries SET body = replace(body, '\"outcome\":\"complete\"', "
+            f"'\"outcome\":\"voided\"') WHERE seq = {seq3}")
     table = open_table(db)
     assert table.tilt is not None
-    assert "round 3: its content does not match its hash" in table.tilt.message
+    assert f"entries row {seq3} (round complete): its content does not match" in table.tilt.message
     assert "coin_in.tie" in table.tilt.message
     table.close()
 

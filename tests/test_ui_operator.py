@@ -300,7 +300,7 @@ def test_tilt_acknowledge_clears_a_real_tilt(tmp_path: Path) -> None:
     assert app.table.tilted
     _enter_menu(app)
     tap(app, "tab:tilt")
-    assert any(text.startswith("meters: md-community-5 seat 1 coin_in.initial")
+    assert any(text.startswith("meters: meters row (md-community-5, seat 1, coin_in.initial)")
                for text in _texts(app))
     tap(app, "tilt:ack")
     assert not app.table.tilted

@@ -1,32 +1,45 @@
-"""The SQLite ledger: journal, snapshots, hand ledger, meters and event log in one file.
+"""The SQLite ledger: one keyed chain of entries, the meters, and the anchor beside the file.
 
-- **Journal**: every command the table accepted, with its events, one row per
-  state change, written in one transaction before anything is shown (SPEC §5).
-- **Snapshots**: the whole table state when betting opens. A restart loads the
-  last snapshot and replays the journal after it; the engine is a pure
-  function and the draws travel inside the commands, so the state comes back
-  exactly: the shoe, the cards, the wagers, the meters and their carries.
-- **Hand ledger**: one append-only row per finished round, each carrying the
-  SHA-256 of the previous row's hash and its own canonical content.
-- **Meters**: per paytable and per seat, updated in the transaction that
-  finishes a round or moves credits, so they always equal the ledger's sums.
-- **Event log**: power-ups, tilts, operator actions, voids, reshuffles, credits.
+Everything that tells the money story is an **entry** of one append-only
+table, each chained to the one before by an HMAC under the cabinet's key
+(:mod:`etg.ledger.chain`):
 
-The file lives outside the installed program (by default the platform's
-per-user data directory). A file that is not ours, is damaged, or was written
-by a newer program is refused and never overwritten.
+- ``command``: what the table accepted, with its events, one per state change,
+  written in one transaction before anything is shown (SPEC §5). The journal.
+- ``round``: the hand-ledger record of a finished round. Its events are not
+  stored twice: they are the events of the round's commands, read back with it.
+- ``event``: the event log (power-ups, tilts, operator actions, voids,
+  reshuffles, credits, PIN attempts), ``tag`` naming the kind.
+- ``checkpoint``: the whole table state with its meters and credits, between
+  rounds: at creation, every :data:`CHECKPOINT_EVERY` rounds, after a paytable
+  switch or a RAM clear, at a clean start and a clean shutdown. A restart loads
+  the newest one and replays the commands after it; the engine is pure and the
+  draws travel inside the commands, so the state comes back exactly.
+- ``paytable`` (a recorded paytable file), ``setting`` (the active paytable),
+  ``genesis`` (the ledger's id, kind and RNG source), ``schema`` (the migrations
+  applied, and the sealed head of an older ledger's chain).
+
+The **meters** table is the one mutable table: it is checked against the
+ledger's sums (:mod:`etg.ledger.verify`) and copied into every checkpoint.
+
+One process writes (the kiosk or autoplay, under :mod:`etg.ledger.lock`);
+audit commands open the file read-only and never write. A file that is not
+ours, is damaged, or was written by a newer program is refused and never
+overwritten; neither is an empty one.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import contextvars
 import json
 import sqlite3
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +49,43 @@ from sqlite_utils import Database, Migrations
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
-from etg.ledger.codec import canonical, dump_command, dump_event, dump_state, load_state
+from etg.ledger import chain
+from etg.ledger.chain import GENESIS, Anchor, canonical, link
+from etg.ledger.codec import dump_command, dump_event, dump_state, load_state
 from etg.ledger.meters import log_meters
 
 APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
-GENESIS = "0" * 64  # the previous hash of round 1
 _HEADER = b"SQLite format 3\x00"
 
+CHECKPOINT_EVERY = 100
+"""Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
+
 migrations = Migrations("etg-ledger")
+MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger")
+"""The migrations this program knows, in order (a file with others is from a newer program)."""
 
 
 class LedgerError(RuntimeError):
     """The file cannot be used as a ledger; the message says why. Nothing was written."""
+
+
+class LedgerKind(Enum):
+    """What a ledger's money is (SPEC §5): the real kiosk never plays on a demo or test ledger."""
+
+    REAL = "real"
+    DEMO = "demo"  # etg run --demo: bots, DEMO on screen
+    TEST = "test"  # etg autoplay and the tests
+
+
+class EntryKind(Enum):
+    GENESIS = "genesis"
+    SCHEMA = "schema"
+    COMMAND = "command"
+    ROUND = "round"
+    EVENT = "event"
+    PAYTABLE = "paytable"
+    SETTING = "setting"
+    CHECKPOINT = "checkpoint"
 
 
 def default_path(demo_of: str | None = None) -> Path:
@@ -69,134 +107,242 @@ def now() -> str:
 class Problem:
     """One integrity failure: what is wrong, in words an operator can act on."""
 
-    check: str  # quick_check, hash_chain, meters, paytable, journal
+    check: str  # quick_check, chain, anchor, meters, credits, progressive, paytable, ...
     message: str
 
 
-class Ledger:
-    """One ledger file. Use :meth:`open`; every write goes through a transaction."""
+@dataclass(frozen=True)
+class Entry:
+    """One row of the chain."""
 
-    def __init__(self, db: Database, path: Path) -> None:
-        self.db = db
+    seq: int
+    kind: str
+    round: int
+    at: str
+    actor: str | None
+    tag: str | None
+    body: str  # canonical JSON
+    hash: bytes
+
+    def data(self) -> Any:
+        return json.loads(self.body)
+
+
+def entry_content(seq: int, kind: str, round_: int, at: str, actor: str | None,
+                  tag: str | None, body: str) -> bytes:
+    """The bytes an entry's hash covers: every column but the hash itself."""
+    return canonical([seq, kind, round_, at, actor, tag, body]).encode("utf-8")
+
+
+_ENTRY_COLUMNS = "seq, kind, round, at, actor, tag, body, hash"
+
+
+class Ledger:
+    """One ledger file. Use :meth:`open` (the one writer) or :meth:`open_readonly` (audits)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, key: bytes | None,
+                 readonly: bool) -> None:
+        self.conn = conn
+        self.db = Database(conn)
         self.path = path
+        self.key = key
+        self.readonly = readonly
+        self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
+        self.anchor_fault: str | None = None  # the last anchor write that failed
+        self._depth = 0
+        self._head_seq, self._head_hash, self._rounds = self._read_head()
+        genesis = self._first(EntryKind.GENESIS)
+        self.ledger_id: str = genesis["ledger_id"] if genesis else ""
+        self.kind: LedgerKind | None = LedgerKind(genesis["kind"]) if genesis else None
 
     # --- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path) -> Ledger:
-        """Open or create the ledger at ``path``; raises :class:`LedgerError`."""
+    def open(cls, path: Path, kind: LedgerKind = LedgerKind.TEST,
+             key_path: Path | None = None, rng: str = "") -> Ledger:
+        """Open the ledger at ``path`` to write, creating it (of ``kind``) if there is none.
+
+        Raises :class:`LedgerError` for a file that cannot be a ledger, and for a
+        missing file whose anchor says a ledger was there (a deleted ledger is
+        never silently replaced by a new one).
+        """
         path = Path(path)
-        fresh = not path.exists() or path.stat().st_size == 0
+        key_path = key_path or chain.default_key_path()
+        fresh = not path.exists()
+        if fresh and chain.anchor_path(path).exists():
+            raise LedgerError(f"{path}: the ledger file is missing, but its anchor "
+                              f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
             _check_header(path)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+            key = chain.load_or_create_key(key_path)
+        except (chain.LedgerKeyError, OSError) as error:
+            raise LedgerError(f"{path}: {error}") from None
+        if fresh:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise LedgerError(f"{path}: cannot create the ledger: {error}") from None
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=5,
+                                   check_same_thread=False)
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
         try:
-            return cls._prepare(conn, path, fresh)
-        except sqlite3.DatabaseError as error:
+            migrated = _prepare(conn, path, fresh, key, kind, rng)
+            ledger = cls(conn, path, key, readonly=False)
+            if migrated:
+                with ledger.atomic():  # the chain records the schema; the anchor is written
+                    ledger.append(EntryKind.SCHEMA, {"migrations": [list(r) for r in conn.execute(
+                        "SELECT migration_set, name, applied_at FROM _sqlite_migrations "
+                        "ORDER BY rowid")]})
+            return ledger
+        except LedgerError:
             conn.close()
-            raise LedgerError(
-                f"{path}: the ledger is damaged ({error}); it was left as it is "
-                f"for an investigation"
-            ) from None
+            raise
+        except sqlite3.Error as error:
+            conn.close()
+            raise LedgerError(f"{path}: {describe(error)}; it was left as it is") from None
 
     @classmethod
-    def _prepare(cls, conn: sqlite3.Connection, path: Path, fresh: bool) -> Ledger:
-        application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        has_tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] > 0
-        if application_id != APPLICATION_ID and (has_tables or not fresh):
-            conn.close()
-            raise LedgerError(
-                f"{path}: not an ETG ledger (application id {application_id:#x}); "
-                f"it was not changed"
-            )
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        if application_id != APPLICATION_ID:
-            conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-        db = Database(conn)
-        known = {m.name for m in migrations._migrations}
-        unknown = [m.name for m in migrations.applied(db) if m.name not in known]
-        if unknown:
-            conn.close()
-            raise LedgerError(
-                f"{path}: written by a newer program (schema {', '.join(unknown)}); "
-                f"this program knows {len(known)} migrations and will not touch it"
-            )
-        migrations.apply(db)
-        return cls(db, path)
+    def open_readonly(cls, path: Path, key_path: Path | None = None) -> Ledger:
+        """Open the ledger to read only: no migration, no write, safe beside a running kiosk.
+
+        Without the key (a copy audited elsewhere) the chain's signatures cannot
+        be checked, and :func:`etg.ledger.verify.verify` says so.
+        """
+        path = Path(path)
+        if not path.exists():
+            raise LedgerError(f"{path}: no such ledger")
+        _check_header(path)
+        try:
+            key: bytes | None = chain.load_key(key_path or chain.default_key_path())
+        except chain.LedgerKeyError:
+            key = None
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
+                                   timeout=5, check_same_thread=False)
+            _check_identity(conn, path)
+            applied = _applied(conn)
+            if applied != list(MIGRATIONS):
+                _refuse_schema(path, applied, write=False)
+            return cls(conn, path, key, readonly=True)
+        except sqlite3.Error as error:
+            raise LedgerError(f"{path}: {describe(error)}") from None
 
     def close(self) -> None:
-        self.db.close()
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
 
-    @property
-    def schema_version(self) -> int:
-        return len(migrations.applied(self.db))
-
-    # --- writing ----------------------------------------------------------------------------
+    # --- transactions -----------------------------------------------------------------------
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[None]:
-        """One transaction: everything inside is committed together, or nothing is."""
-        with self.db.atomic():
+        """One transaction: everything inside is committed together, or nothing is.
+
+        After the commit the anchor is moved to the new head (unless paused by
+        an active tilt). An anchor that cannot be written does not undo the
+        commit: it is kept in :attr:`anchor_fault` for the controller to tilt on.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        head = (self._head_seq, self._head_hash, self._rounds)
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
             yield
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self._head_seq, self._head_hash, self._rounds = head
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._depth = 0
+        if self._head_seq != head[0] and not self.anchor_paused:
+            self.write_anchor()
 
-    def append_command(
-        self, round_number: int, command: Command, actor: str | None, events: list[Event], at: str
-    ) -> int:
-        """Journal one accepted command with its events; returns its sequence number."""
-        cursor = self.db.execute(
-            "INSERT INTO journal (round, command, actor, at, events) VALUES (?, ?, ?, ?, ?)",
-            [
-                round_number,
-                json.dumps(dump_command(command)),
-                actor,
-                at,
-                json.dumps([dump_event(e) for e in events]),
-            ],
-        )
-        return int(cursor.lastrowid or 0)
+    def write_anchor(self) -> None:
+        assert self.key is not None
+        try:
+            chain.write_anchor(self.path, self.anchor(), self.key)
+            self.anchor_fault = None
+        except OSError as error:
+            self.anchor_fault = f"the anchor {chain.anchor_path(self.path)} cannot be written: " \
+                                f"{error.strerror or error}"
 
-    def save_snapshot(self, seq: int, state: TableState) -> None:
-        """The whole state after journal row ``seq``; older snapshots but one are pruned."""
-        self.db.execute(
-            "INSERT INTO snapshots (seq, state) VALUES (?, ?)", [seq, dump_state(state)]
+    def anchor(self) -> Anchor:
+        """Where the chain stands now."""
+        return Anchor(self.ledger_id, self._head_seq, self._head_hash.hex(), self._rounds, now())
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same committed state."""
+        if self._depth:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        self._depth = 1
+        try:
+            yield
+        finally:
+            self._depth = 0
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("COMMIT")
+        self._head_seq, self._head_hash, self._rounds = self._read_head()
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
+               actor: str | None = None, at: str | None = None) -> Entry:
+        """Chain one entry after the head; call inside :meth:`atomic`."""
+        assert self._depth and not self.readonly and self.key is not None
+        at = at or now()
+        text = canonical(body)
+        seq = self._head_seq + 1
+        digest = link(self.key, self._head_hash,
+                      entry_content(seq, kind.value, round_, at, actor, tag, text))
+        self.conn.execute(
+            f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [seq, kind.value, round_, at, actor, tag, text, digest],
         )
-        self.db.execute(
-            "DELETE FROM snapshots WHERE seq < (SELECT min(seq) FROM "
-            "(SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 2))"
-        )
+        self._head_seq, self._head_hash = seq, digest
+        return Entry(seq, kind.value, round_, at, actor, tag, text, digest)
+
+    def append_command(self, round_number: int, command: Command, actor: str | None,
+                       events: list[Event], at: str) -> int:
+        """Journal one accepted command with its events; returns its entry number."""
+        entry = self.append(EntryKind.COMMAND,
+                            {"command": dump_command(command),
+                             "events": [dump_event(e) for e in events]},
+                            round_=round_number, tag=type(command).__name__, actor=actor, at=at)
+        return entry.seq
 
     def append_round(self, record: dict[str, Any]) -> str:
-        """Add a finished round to the hand ledger, chained to the one before; returns its hash."""
-        row = self.db.execute("SELECT hash FROM hand_ledger ORDER BY round DESC LIMIT 1").fetchone()
-        previous = row[0] if row else GENESIS
-        content = canonical(record)
-        digest = chain_hash(previous, content)
-        self.db.execute(
-            "INSERT INTO hand_ledger (round, ended_at, outcome, record, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [record["round"], record["ended_at"], record["outcome"], content, previous, digest],
-        )
-        return digest
+        """Add a finished round to the hand ledger; returns its hash (hex).
 
-    def log(
-        self, kind: str, actor: str | None, details: dict[str, Any], at: str | None = None
-    ) -> dict[str, Any]:
+        ``record["events"]`` is not stored: the round's command entries from
+        ``record["opened_seq"]`` on hold them, and :meth:`rounds` reads them back.
+        """
+        body = {k: v for k, v in record.items() if k != "events"}
+        entry = self.append(EntryKind.ROUND, body, round_=int(record["round"]),
+                            tag=str(record["outcome"]), at=str(record["ended_at"]))
+        self._rounds = int(record["round"])
+        return entry.hash.hex()
+
+    def log(self, kind: str, actor: str | None, details: dict[str, Any],
+            at: str | None = None) -> dict[str, Any]:
         """Add an event-log entry, and the meters it counts; returns it as stored."""
-        at = at or now()
-        cursor = self.db.execute(
-            "INSERT INTO event_log (at, kind, actor, details) VALUES (?, ?, ?, ?)",
-            [at, kind, actor, canonical(details)],
-        )
-        entry = {"id": cursor.lastrowid, "at": at, "kind": kind, "actor": actor, "details": details}
-        self.add_meters(str(details.get("paytable_id", "cabinet")), log_meters(entry))
-        return entry
+        entry = self.append(EntryKind.EVENT, details, tag=kind, actor=actor, at=at)
+        logged = {"id": entry.seq, "at": entry.at, "kind": kind, "actor": actor,
+                  "details": details}
+        self.add_meters(str(details.get("paytable_id", "cabinet")), log_meters(logged))
+        return logged
 
     def add_meters(self, paytable_id: str, deltas: Counter[tuple[int, str]]) -> None:
         """Add ``deltas`` to the meters; meters never go down but through a logged RAM clear."""
@@ -204,186 +350,260 @@ class Ledger:
             if delta < 0:
                 raise LedgerError(f"meter {name} of seat {seat} would decrease by {-delta}")
             if delta:
-                self.db.execute(
+                self.conn.execute(
                     "INSERT INTO meters (paytable_id, seat, name, value) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (paytable_id, seat, name) "
                     "DO UPDATE SET value = value + excluded.value",
                     [paytable_id, seat, name, delta],
                 )
 
+    def clear_meters(self) -> None:
+        self.conn.execute("DELETE FROM meters")
+
     def remember_paytable(self, sha256: str, paytable_id: str, source: str) -> None:
-        self.db.execute(
-            "INSERT OR IGNORE INTO paytables (sha256, id, source) VALUES (?, ?, ?)",
-            [sha256, paytable_id, source],
-        )
+        if self._last(EntryKind.PAYTABLE, sha256) is None:
+            self.append(EntryKind.PAYTABLE, {"id": paytable_id, "source": source}, tag=sha256)
 
     def set_setting(self, key: str, value: str) -> None:
-        self.db.execute(
-            "INSERT INTO settings (key, value) VALUES (?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, value],
-        )
+        if self.setting(key) != value:
+            self.append(EntryKind.SETTING, value, tag=key)
+
+    def save_checkpoint(self, reason: str, state: TableState,
+                        round_open: dict[str, Any] | None = None) -> Entry:
+        """The whole state, its meters and credits, as they stand now.
+
+        ``round_open``: the entry, time and credits of the round's OpenBets when
+        a round is in progress, so a restart can still write its record.
+        """
+        meters = {pid: [[seat, name, value] for (seat, name), value in sorted(c.items())]
+                  for pid, c in sorted(self.meters().items())}
+        body = {"reason": reason, "rounds": self._rounds, "round": state.round.number,
+                "phase": state.phase.value, "credits": list(state.credits),
+                "progressives": [None if m is None else m.cents for m in state.meters],
+                "meters": meters, "state": json.loads(dump_state(state)),
+                "round_open": round_open}
+        return self.append(EntryKind.CHECKPOINT, body, round_=state.round.number, tag=reason)
 
     # --- reading ----------------------------------------------------------------------------
 
+    @property
+    def head(self) -> tuple[int, bytes]:
+        return self._head_seq, self._head_hash
+
+    def round_count(self) -> int:
+        """The last round in the hand ledger (rounds are numbered 1, 2, 3 ... without gaps)."""
+        return self._rounds
+
+    def genesis(self) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = self._first(EntryKind.GENESIS)
+        return found
+
     def setting(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
-        return None if row is None else str(row[0])
+        value = self._last(EntryKind.SETTING, key)
+        return None if value is None else str(value)
 
-    def last_snapshot(self) -> tuple[int, TableState] | None:
-        row = self.db.execute(
-            "SELECT seq, state FROM snapshots ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else (int(row[0]), load_state(row[1]))
+    def paytable_source(self, sha256: str) -> dict[str, Any] | None:
+        found: dict[str, Any] | None = self._last(EntryKind.PAYTABLE, sha256)
+        return found
 
-    def journal_after(self, seq: int) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT seq, round, command, actor, at, events FROM journal WHERE seq > ? ORDER BY seq",
-            [seq],
-        ).fetchall()
-        return [
-            {
-                "seq": r[0],
-                "round": r[1],
-                "command": json.loads(r[2]),
-                "actor": r[3],
-                "at": r[4],
-                "events": json.loads(r[5]),
-            }
-            for r in rows
-        ]
-
-    def round_journal(self, round_number: int) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT seq, command, at, events FROM journal WHERE round = ? ORDER BY seq",
-            [round_number],
-        ).fetchall()
-        return [
-            {"seq": r[0], "command": json.loads(r[1]), "at": r[2], "events": json.loads(r[3])}
-            for r in rows
-        ]
-
-    def snapshot_at(self, seq: int) -> TableState | None:
-        row = self.db.execute("SELECT state FROM snapshots WHERE seq = ?", [seq]).fetchone()
-        return None if row is None else load_state(row[0])
-
-    def rounds(self, last: int | None = None) -> list[dict[str, Any]]:
-        """Hand ledger records, oldest first (the ``last`` ones if given)."""
-        sql = "SELECT record FROM hand_ledger ORDER BY round"
-        if last is not None:
-            sql = (
-                f"SELECT record FROM (SELECT round, record FROM hand_ledger ORDER BY round DESC "
-                f"LIMIT {int(last)}) ORDER BY round"
-            )
-        return [json.loads(r[0]) for r in self.db.execute(sql).fetchall()]
-
-    def rounds_after(self, round_number: int) -> list[dict[str, Any]]:
-        rows = self.db.execute(
-            "SELECT record FROM hand_ledger WHERE round > ? ORDER BY round", [round_number]
-        ).fetchall()
-        return [json.loads(r[0]) for r in rows]
-
-    def round_hash(self, round_number: int) -> str | None:
-        row = self.db.execute(
-            "SELECT hash FROM hand_ledger WHERE round = ?", [round_number]
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def last_checkpoint(self) -> dict[str, Any] | None:
-        row = self.db.execute(
-            "SELECT round, hash, event_id, meters FROM checkpoints ORDER BY round DESC LIMIT 1"
+    def last_checkpoint(self) -> tuple[int, dict[str, Any], TableState] | None:
+        """The newest checkpoint: its entry number, its body and the state it holds."""
+        row = self.conn.execute(
+            "SELECT seq, body FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC LIMIT 1"
         ).fetchone()
         if row is None:
             return None
-        return {"round": row[0], "hash": row[1], "event_id": row[2], "meters": json.loads(row[3])}
+        body = json.loads(row[1])
+        return int(row[0]), body, load_state(canonical(body["state"]))
 
-    def save_checkpoint(
-        self, round_number: int, digest: str, event_id: int, meters: dict[str, list[list[Any]]]
-    ) -> None:
-        """Meter sums and chain hash as verified through ``round_number`` and ``event_id``."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO checkpoints (round, hash, event_id, meters) "
-            "VALUES (?, ?, ?, ?)",
-            [round_number, digest, event_id, canonical(meters)],
-        )
+    def entries(self, after: int = 0, until: int | None = None,
+                kind: EntryKind | None = None) -> Iterator[Entry]:
+        """Entries after ``after`` in chain order, read in chunks (constant memory)."""
+        sql = f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE seq > ?"
+        args: list[Any] = [after]
+        if until is not None:
+            sql += " AND seq <= ?"
+            args.append(until)
+        if kind is not None:
+            sql += " AND kind = ?"
+            args.append(kind.value)
+        cursor = self.conn.execute(sql + " ORDER BY seq", args)
+        while rows := cursor.fetchmany(2000):
+            for r in rows:
+                yield Entry(int(r[0]), r[1], int(r[2]), r[3], r[4], r[5], r[6], bytes(r[7]))
 
-    def last_event_id(self) -> int:
-        return int(self.db.execute("SELECT coalesce(max(id), 0) FROM event_log").fetchone()[0])
+    def entry_hash(self, seq: int) -> bytes | None:
+        if seq == 0:
+            return GENESIS
+        row = self.conn.execute("SELECT hash FROM entries WHERE seq = ?", [seq]).fetchone()
+        return None if row is None else bytes(row[0])
 
-    def round_count(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM hand_ledger").fetchone()[0])
+    def journal_after(self, seq: int) -> list[dict[str, Any]]:
+        """The commands after entry ``seq``, in order: what a restart replays."""
+        return [{"seq": e.seq, "round": e.round, "actor": e.actor, "at": e.at, **e.data()}
+                for e in self.entries(after=seq, kind=EntryKind.COMMAND)]
+
+    def rounds(self, last: int | None = None, first: int | None = None) -> list[dict[str, Any]]:
+        """Hand-ledger records with their events, oldest first (the ``last`` ones if given)."""
+        if last is not None:
+            rows = self.conn.execute(
+                "SELECT seq, body FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT ?",
+                [int(last)]).fetchall()[::-1]
+        else:
+            rows = self.conn.execute(
+                "SELECT seq, body FROM entries WHERE kind = 'round' AND round >= ? ORDER BY seq",
+                [first or 0]).fetchall()
+        return [self._with_events(int(seq), json.loads(body)) for seq, body in rows]
+
+    def record_of(self, entry: Entry) -> dict[str, Any]:
+        """A round entry's record with its events."""
+        return self._with_events(entry.seq, entry.data())
 
     def event_log(self, kind: str | None = None) -> list[dict[str, Any]]:
-        where, args = ("WHERE kind = ?", [kind]) if kind else ("", [])
-        rows = self.db.execute(
-            f"SELECT id, at, kind, actor, details FROM event_log {where} ORDER BY id", args
-        ).fetchall()
-        return [
-            {"id": r[0], "at": r[1], "kind": r[2], "actor": r[3], "details": json.loads(r[4])}
-            for r in rows
-        ]
+        where, args = ("AND tag = ?", [kind]) if kind else ("", [])
+        rows = self.conn.execute(
+            f"SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' {where} "
+            f"ORDER BY seq", args).fetchall()
+        return [_logged(r) for r in rows]
 
     def last_events(self, kinds: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` event-log entries of these kinds, oldest first."""
         marks = ", ".join("?" for _ in kinds)
-        rows = self.db.execute(
-            f"SELECT id, at, kind, actor, details FROM event_log WHERE kind IN ({marks}) "
-            f"ORDER BY id DESC LIMIT ?", [*kinds, limit]
-        ).fetchall()
-        return [
-            {"id": r[0], "at": r[1], "kind": r[2], "actor": r[3], "details": json.loads(r[4])}
-            for r in reversed(rows)
-        ]
+        rows = self.conn.execute(
+            f"SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' "
+            f"AND tag IN ({marks}) ORDER BY seq DESC LIMIT ?", [*kinds, limit]).fetchall()
+        return [_logged(r) for r in reversed(rows)]
 
     def meters(self) -> dict[str, Counter[tuple[int, str]]]:
         out: dict[str, Counter[tuple[int, str]]] = {}
-        for paytable_id, seat, name, value in self.db.execute(
+        for paytable_id, seat, name, value in self.conn.execute(
             "SELECT paytable_id, seat, name, value FROM meters"
         ).fetchall():
             out.setdefault(paytable_id, Counter())[(seat, name)] = value
         return out
 
-    # --- integrity --------------------------------------------------------------------------
-
     def quick_check(self) -> list[Problem]:
-        result = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]
+        result = [r[0] for r in self.conn.execute("PRAGMA quick_check").fetchall()]
         return [] if result == ["ok"] else [Problem("quick_check", "; ".join(result))]
 
-    def check_chain(self) -> list[Problem]:
-        """Each row's hash covers its content and the previous hash; rounds run 1, 2, 3, ..."""
-        problems: list[Problem] = []
-        previous, expected_round = GENESIS, None
-        for number, record, prev_hash, digest in self.db.execute(
-            "SELECT round, record, prev_hash, hash FROM hand_ledger ORDER BY round"
-        ):
-            if expected_round is not None and number != expected_round:
-                problems.append(
-                    Problem(
-                        "hash_chain",
-                        f"round {expected_round} is missing from "
-                        f"the hand ledger (next is {number})",
-                    )
-                )
-            if prev_hash != previous:
-                problems.append(
-                    Problem(
-                        "hash_chain",
-                        f"round {number}: the chain is broken (previous hash does not match)",
-                    )
-                )
-            if chain_hash(prev_hash, record) != digest:
-                problems.append(
-                    Problem(
-                        "hash_chain",
-                        f"round {number}: its content does not match its hash (the row was edited)",
-                    )
-                )
-            previous, expected_round = digest, number + 1
-        return problems
+    @property
+    def schema_version(self) -> int:
+        return len(_applied(self.conn))
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _read_head(self) -> tuple[int, bytes, int]:
+        row = self.conn.execute(
+            "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+        last_round = self.conn.execute(
+            "SELECT round FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT 1").fetchone()
+        seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
+        return seq, digest, int(last_round[0]) if last_round else 0
+
+    def _first(self, kind: EntryKind) -> Any:
+        row = self.conn.execute("SELECT body FROM entries WHERE kind = ? ORDER BY seq LIMIT 1",
+                                [kind.value]).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def _last(self, kind: EntryKind, tag: str) -> Any:
+        row = self.conn.execute(
+            "SELECT body FROM entries WHERE kind = ? AND tag = ? ORDER BY seq DESC LIMIT 1",
+            [kind.value, tag]).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def _with_events(self, seq: int, record: dict[str, Any]) -> dict[str, Any]:
+        if "events" in record:  # a round migrated from a ledger that stored them twice
+            return {k: v for k, v in record.items() if k != "legacy_hash"}
+        rows = self.conn.execute(
+            "SELECT body FROM entries WHERE kind = 'command' AND round = ? AND seq >= ? "
+            "AND seq < ? ORDER BY seq", [record["round"], record["opened_seq"], seq]).fetchall()
+        return {**record, "events": round_events_of(json.loads(body) for (body,) in rows)}
 
 
-def chain_hash(previous: str, content: str) -> str:
-    return hashlib.sha256((previous + content).encode()).hexdigest()
+def round_events_of(commands: Any) -> list[dict[str, Any]]:
+    """A round's events from its command bodies: credits in and out are in the event log."""
+    return [e for body in commands for e in body["events"]
+            if e["type"] not in ("CreditsIn", "CreditsOut")]
+
+
+def _logged(row: Any) -> dict[str, Any]:
+    return {"id": row[0], "at": row[1], "kind": row[2], "actor": row[3],
+            "details": json.loads(row[4])}
+
+
+def describe(error: sqlite3.Error) -> str:
+    """An SQLite failure in an operator's words."""
+    text = str(error)
+    lowered = text.lower()
+    if "full" in lowered:
+        return f"the disk is full ({text})"
+    if "readonly" in lowered or "read-only" in lowered:
+        return f"the ledger cannot be written: the file or its folder is read-only ({text})"
+    if "locked" in lowered or "busy" in lowered:
+        return f"the ledger is locked by another connection ({text})"
+    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
+        return f"the ledger file is damaged ({text})"
+    if "unable to open" in lowered:
+        return f"the ledger cannot be opened ({text})"
+    return f"the ledger failed ({type(error).__name__}: {text})"
+
+
+# --- opening ------------------------------------------------------------------------------------
+
+_MIGRATION_CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
+    "etg_ledger_migration")
+
+
+def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
+             kind: LedgerKind, rng: str) -> bool:
+    """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
+    _check_identity(conn, path, fresh)
+    conn.execute("PRAGMA busy_timeout = 5000")
+    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
+        raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    applied = _applied(conn)
+    if [name for name in applied if name not in MIGRATIONS]:
+        _refuse_schema(path, applied, write=True)
+    if fresh:
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    if applied == list(MIGRATIONS):
+        return False
+    token = _MIGRATION_CONTEXT.set({"key": key, "kind": kind, "rng": rng, "fresh": fresh})
+    try:
+        migrations.apply(Database(conn))
+    finally:
+        _MIGRATION_CONTEXT.reset(token)
+    return True
+
+
+def _check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -> None:
+    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if application_id != APPLICATION_ID and not fresh:
+        raise LedgerError(f"{path}: not an ETG ledger (application id {application_id:#x}); "
+                          f"it was not changed")
+
+
+def _applied(conn: sqlite3.Connection) -> list[str]:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_sqlite_migrations'"
+                          ).fetchone()
+    if not exists:
+        return []
+    return [r[0] for r in conn.execute(
+        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'etg-ledger' ORDER BY rowid")]
+
+
+def _refuse_schema(path: Path, applied: list[str], write: bool) -> None:
+    unknown = [name for name in applied if name not in MIGRATIONS]
+    if unknown:
+        raise LedgerError(f"{path}: written by a newer program (schema {', '.join(unknown)}); "
+                          f"this program knows {len(MIGRATIONS)} migrations and will not "
+                          f"touch it")
+    if not write:
+        raise LedgerError(f"{path}: written by an older program (schema {len(applied)} of "
+                          f"{len(MIGRATIONS)}); the kiosk converts it at its next start, "
+                          f"audit commands never change a ledger")
 
 
 def _check_header(path: Path) -> None:
@@ -391,15 +611,19 @@ def _check_header(path: Path) -> None:
         with path.open("rb") as file:
             header = file.read(len(_HEADER))
     except OSError as error:
-        raise LedgerError(f"{path}: cannot read the ledger: {error}") from None
+        raise LedgerError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
+    if not header:
+        raise LedgerError(f"{path}: the ledger file is empty (0 bytes); it was not replaced "
+                          f"by a new one")
     if header != _HEADER:
         raise LedgerError(
             f"{path}: not an SQLite database (garbage or truncated); it was not changed"
         )
 
 
+# --- migrations ---------------------------------------------------------------------------------
+
 _SCHEMA_1 = [
-    # what the table accepted, in order: the source of truth for the state
     "CREATE TABLE journal (seq INTEGER PRIMARY KEY, round INTEGER NOT NULL, command TEXT NOT NULL,"
     " actor TEXT, at TEXT NOT NULL, events TEXT NOT NULL)",
     "CREATE INDEX journal_round ON journal (round)",
@@ -412,7 +636,6 @@ _SCHEMA_1 = [
     " actor TEXT, details TEXT NOT NULL)",
     "CREATE TABLE paytables (sha256 TEXT PRIMARY KEY, id TEXT NOT NULL, source TEXT NOT NULL)",
     "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # append-only: what was written stays as written (the hash chain shows any tampering anyway)
     *(
         f"CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table} "
         f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
@@ -430,9 +653,53 @@ def _initial(db: Database) -> None:
 
 @migrations(name="0002_checkpoints")
 def _checkpoints(db: Database) -> None:
-    # Start-up verification resumes from the last verified point instead of round 1, so a
-    # cabinet's cold start does not grow with its history; `etg ledger verify` still reads all.
     db.execute(
         "CREATE TABLE checkpoints (round INTEGER PRIMARY KEY, hash TEXT NOT NULL,"
         " event_id INTEGER NOT NULL, meters TEXT NOT NULL)"
     )
+
+
+@migrations(name="0003_chained_ledger")
+def _chained(db: Database) -> None:
+    """One keyed chain for every row; an older ledger's rows are carried over into it."""
+    from etg.ledger.legacy import convert
+
+    context = _MIGRATION_CONTEXT.get()
+    db.execute(
+        "CREATE TABLE entries (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+        " round INTEGER NOT NULL, at TEXT NOT NULL, actor TEXT, tag TEXT,"
+        " body TEXT NOT NULL, hash BLOB NOT NULL)")
+    db.execute("CREATE INDEX entries_kind ON entries (kind, seq)")
+    db.execute("CREATE INDEX entries_round ON entries (kind, round, seq)")
+    db.execute("CREATE INDEX entries_tag ON entries (tag, seq)")
+    for verb in ("update", "delete"):
+        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
+                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
+    writer = _Writer(db.conn, context["key"])
+    writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
+                                      "kind": context["kind"].value, "rng": context["rng"],
+                                      "created_at": now()})
+    if not context["fresh"]:
+        convert(db.conn, writer)
+    for table in ("journal", "snapshots", "hand_ledger", "event_log", "paytables", "settings",
+                  "checkpoints"):
+        db.execute(f"DROP TABLE {table}")
+
+
+class _Writer:
+    """Appends chained entries during a migration, before a :class:`Ledger` exists."""
+
+    def __init__(self, conn: sqlite3.Connection, key: bytes) -> None:
+        self.conn, self.key = conn, key
+        self.seq, self.hash = 0, GENESIS
+
+    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
+               actor: str | None = None, at: str | None = None) -> None:
+        at = at or now()
+        text = canonical(body)
+        self.seq += 1
+        self.hash = link(self.key, self.hash,
+                         entry_content(self.seq, kind.value, round_, at, actor, tag, text))
+        self.conn.execute(
+            f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [self.seq, kind.value, round_, at, actor, tag, text, self.hash])

@@ -168,9 +168,9 @@ class App:
 
     def request_cash_out(self, seat: int) -> None:
         """A player asks for an attendant to pay out the seat; logged, the menu lists it."""
-        with self.table.ledger.atomic():
-            self.table.ledger.log("cash_out_request", "player",
-                                  {"seat": seat, "credits": self.table.state.credits[seat - 1]})
+        if not self.table.log("cash_out_request", "player",
+                              {"seat": seat, "credits": self.table.state.credits[seat - 1]}):
+            return
         self.notify(f"SEAT {seat}: CASH OUT REQUESTED  ·  AN ATTENDANT IS ON THE WAY", error=False)
 
     def switch_paytable(self, loaded: LoadedPaytable, operator: str) -> str | None:

@@ -104,10 +104,8 @@ def open_operator_menu(app: App) -> None:
     """Ask for the operator PIN, then open the menu (logged as a login and an entry)."""
 
     def enter() -> None:
-        ledger = app.table.ledger
-        with ledger.atomic():
-            ledger.log("operator_login", ACTOR, {"role": ACTOR})
-            ledger.log("operator_menu", ACTOR, {"action": "enter"})
+        app.table.log("operator_login", ACTOR, {"role": ACTOR})
+        app.table.log("operator_menu", ACTOR, {"action": "enter"})
         app.push(OperatorMenu(app))
 
     require_pin(app, PinRole.OPERATOR, "OPERATOR PIN", enter)
@@ -298,27 +296,31 @@ class OperatorMenu(Scene):
 
     def _run_self_test(self) -> None:
         result = run_self_test(self.app.table.state.paytable.shoe)
-        ledger = self.app.table.ledger
-        with ledger.atomic():
-            ledger.log("self_test", ACTOR, result.figures())
-            ledger.log("operator_menu", ACTOR, {"action": "self_test", "passed": result.passed})
+        self.app.table.log("self_test", ACTOR, result.figures())
+        self.app.table.log("operator_menu", ACTOR, {"action": "self_test", "passed": result.passed})
         self.self_test = result
         self._load()
 
     def _acknowledge(self) -> None:
         table = self.app.table
         message = table.tilt.message if table.tilt is not None else None
-        with table.ledger.atomic():
+        try:
             table.acknowledge_tilt(ACTOR)
-            table.ledger.log("operator_menu", ACTOR,
-                             {"action": "acknowledge_tilt", "tilt": message})
+        except TableTilted as fault:
+            self.app.notify(str(fault))
+        else:
+            table.log("operator_menu", ACTOR, {"action": "acknowledge_tilt", "tilt": message})
         self._load()
 
     def _ram_clear(self) -> None:
         table = self.app.table
-        with table.ledger.atomic():
+        try:
             table.ram_clear(ACTOR, confirmed=True)
-            table.ledger.log("operator_menu", ACTOR, {"action": "ram_clear"})
+        except TableTilted as fault:
+            self.app.notify(str(fault))
+            self._load()
+            return
+        table.log("operator_menu", ACTOR, {"action": "ram_clear"})
         self.app.notify("RAM CLEAR DONE  ·  EVERY METER IS ZERO", error=False)
         self._load()
 
@@ -327,9 +329,7 @@ class OperatorMenu(Scene):
         self.app.quit_requested = True
 
     def _log(self, action: str, **details: Any) -> None:
-        ledger = self.app.table.ledger
-        with ledger.atomic():
-            ledger.log("operator_menu", ACTOR, {"action": action, **details})
+        self.app.table.log("operator_menu", ACTOR, {"action": action, **details})
 
     # --- reading ------------------------------------------------------------------------------
 
