@@ -17,6 +17,7 @@ lost, and after a restart the table is exactly where the last commit left it.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -42,12 +43,12 @@ from etg.core.events import (
     RoundVoided,
     ShoeShuffled,
 )
-from etg.core.refusal import Refused
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS, TableState
 from etg.core.wheel import draw_stops
-from etg.ledger.codec import dump_event, load_command
+from etg.ledger.chain import canonical
+from etg.ledger.codec import dump_event, load_state
 from etg.ledger.meters import round_meters
 from etg.ledger.store import (
     CHECKPOINT_EVERY,
@@ -58,7 +59,7 @@ from etg.ledger.store import (
     describe,
     now,
 )
-from etg.ledger.verify import active_tilts, verify
+from etg.ledger.verify import ReplayError, active_tilts, replay_one, verify
 
 log = logging.getLogger("etg.table")
 
@@ -127,12 +128,16 @@ class Table:
             table._power_up()
         except STORAGE_FAULTS as error:
             raise LedgerError(f"{ledger.path}: {_fault_text(error)}") from None
+        except (ValueError, KeyError, TypeError) as error:
+            raise LedgerError(f"{ledger.path}: the ledger cannot be read: {error}") from None
         return table
 
     @classmethod
     def _rebuild(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource,
                  credits: tuple[int, ...] | None) -> Table:
-        newest = ledger.last_checkpoint()
+        newest, unreadable = _newest_readable_checkpoint(ledger)
+        if newest is None and unreadable:
+            raise LedgerError(f"{ledger.path}: no checkpoint can be read ({unreadable[0].message})")
         if newest is None:
             state = new_table(paytable.paytable, credits)
             table = cls(ledger, paytable, state, source)
@@ -148,6 +153,8 @@ class Table:
             return table
         seq, body, state = newest
         table = cls(ledger, paytable, state, source)
+        if unreadable:
+            table.tilt = Tilt(unreadable)
         opened = body.get("round_open")
         if opened is not None:
             table.round_open = RoundOpen(int(opened["seq"]), str(opened["at"]),
@@ -357,15 +364,18 @@ class Table:
         self._book(state, events, actor, at)
 
     def _replay(self, seq: int) -> None:
+        """Replay the commands after entry ``seq``; one that does not replay tilts the table.
+
+        The state stops before it: what came after cannot be trusted, and play
+        waits for a supervisor (SPEC §2: the round is resumed or voided).
+        """
         state = self.state
         for row in self.ledger.journal_after(seq):
             try:
-                command = load_command(row["command"])
-                state, _ = apply(state, command)
-            except (Refused, ValueError, KeyError, TypeError) as error:
+                state = replay_one(state, row)
+            except ReplayError as error:
                 self.state = state
-                self.tilt = Tilt([Problem("journal", f"journal entry {row['seq']} does not "
-                                                     f"replay: {error}")])
+                self.tilt = Tilt([Problem("journal", str(error))])
                 return
             if row["command"]["type"] == "OpenBets":
                 self.round_open = RoundOpen(row["seq"], row["at"], state.credits)
@@ -456,6 +466,23 @@ class Table:
                              for level, m in zip(LEVELS, state.meters, strict=True)
                              if m is not None},
         }
+
+
+def _newest_readable_checkpoint(ledger: Ledger) -> tuple[
+        tuple[int, dict[str, Any], TableState] | None, list[Problem]]:
+    """The newest checkpoint that can be read, and a problem for each newer one that cannot."""
+    problems: list[Problem] = []
+    seqs = [int(r[0]) for r in ledger.conn.execute(
+        "SELECT seq FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")]
+    for seq in seqs:
+        try:
+            body = json.loads(ledger.conn.execute("SELECT body FROM entries WHERE seq = ?",
+                                                  [seq]).fetchone()[0])
+            return (seq, body, load_state(canonical(body["state"]))), problems
+        except (ValueError, KeyError, TypeError) as error:
+            problems.append(Problem("checkpoint", f"entries row {seq} (checkpoint) cannot be "
+                                                  f"read: {str(error)[:200]}"))
+    return None, problems
 
 
 def _fault_text(error: BaseException) -> str:

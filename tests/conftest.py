@@ -2,7 +2,7 @@
 
 ``XDG_DATA_HOME`` and ``XDG_CONFIG_HOME`` point into the test's ``tmp_path``,
 so the per-user ledger, its anchor and logs, and the cabinet's ledger key all
-land there; SDL never opens a real display or sound card.
+land in temporary folders; SDL never opens a real display or sound card.
 """
 
 from __future__ import annotations
@@ -17,11 +17,30 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def site_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One site configuration directory (with one cabinet key) for the whole session.
+
+    Session-scoped and autouse, so it is in place before any module fixture
+    makes a ledger; the data directory gets the same treatment for them.
+    """
+    folder = tmp_path_factory.mktemp("xdg-config")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(folder))
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
+        yield folder
+
+
 @pytest.fixture(autouse=True)
-def private_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Point the per-user data and configuration directories at the test's own folder."""
+def private_places(tmp_path: Path, site_config: Path,
+                   monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Point the per-user data and configuration directories away from the real user's.
+
+    Each test has its own data directory; the configuration directory, and so
+    the cabinet's ledger key, is shared by the session, as on one cabinet.
+    """
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(site_config))
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     yield

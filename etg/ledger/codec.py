@@ -40,9 +40,10 @@ def dump_command(command: Command) -> dict[str, Any]:
 
 
 def load_command(data: dict[str, Any]) -> Command:
+    """A command as journaled; JSON mode, so nested strict dataclasses (a paytable) load too."""
     fields = {k: v for k, v in data.items() if k != "type"}
     cls = COMMAND_TYPES[data["type"]]
-    loaded: Command = _adapter(cls).validate_python(fields)
+    loaded: Command = _adapter(cls).validate_json(json.dumps(fields))
     return loaded
 
 

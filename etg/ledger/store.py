@@ -125,7 +125,8 @@ class Entry:
     hash: bytes
 
     def data(self) -> Any:
-        return json.loads(self.body)
+        """The body; an edited one that is not JSON reads as ``{"unreadable": …}``."""
+        return _loads(self.body)
 
 
 def entry_content(seq: int, kind: str, round_: int, at: str, actor: str | None,
@@ -135,6 +136,7 @@ def entry_content(seq: int, kind: str, round_: int, at: str, actor: str | None,
 
 
 _ENTRY_COLUMNS = "seq, kind, round, at, actor, tag, body, hash"
+_ENTRY_SELECT = "seq, kind, round, at, actor, tag, body, CAST(hash AS BLOB)"  # bytes, even if edited
 
 
 class Ledger:
@@ -152,8 +154,10 @@ class Ledger:
         self._depth = 0
         self._head_seq, self._head_hash, self._rounds = self._read_head()
         genesis = self._first(EntryKind.GENESIS)
-        self.ledger_id: str = genesis["ledger_id"] if genesis else ""
-        self.kind: LedgerKind | None = LedgerKind(genesis["kind"]) if genesis else None
+        genesis = genesis if isinstance(genesis, dict) else {}
+        self.ledger_id: str = str(genesis.get("ledger_id", ""))
+        kinds = {k.value: k for k in LedgerKind}
+        self.kind: LedgerKind | None = kinds.get(str(genesis.get("kind")))
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -173,7 +177,7 @@ class Ledger:
             raise LedgerError(f"{path}: the ledger file is missing, but its anchor "
                               f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
-            _check_header(path)
+            _check_header(path, anchored=chain.anchor_path(path).exists())
         try:
             key = chain.load_or_create_key(key_path)
         except (chain.LedgerKeyError, OSError) as error:
@@ -189,6 +193,8 @@ class Ledger:
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
         try:
+            if not fresh and chain.anchor_path(path).exists():
+                _check_anchored_identity(conn, path)
             migrated = _prepare(conn, path, fresh, key, kind, rng)
             ledger = cls(conn, path, key, readonly=False)
             if migrated:
@@ -224,7 +230,7 @@ class Ledger:
                                    timeout=5, check_same_thread=False)
             _check_identity(conn, path)
             applied = _applied(conn)
-            if applied != list(MIGRATIONS):
+            if _schema(conn, applied) != "current":
                 _refuse_schema(path, applied, write=False)
             return cls(conn, path, key, readonly=True)
         except sqlite3.Error as error:
@@ -407,19 +413,26 @@ class Ledger:
         return found
 
     def last_checkpoint(self) -> tuple[int, dict[str, Any], TableState] | None:
-        """The newest checkpoint: its entry number, its body and the state it holds."""
-        row = self.conn.execute(
-            "SELECT seq, body FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC LIMIT 1"
-        ).fetchone()
-        if row is None:
-            return None
-        body = json.loads(row[1])
-        return int(row[0]), body, load_state(canonical(body["state"]))
+        """The newest checkpoint: its entry number, its body and the state it holds.
+
+        Raises ValueError (or KeyError) if it cannot be read; see :meth:`checkpoints`.
+        """
+        for found in self.checkpoints():
+            return found
+        return None
+
+    def checkpoints(self) -> Iterator[tuple[int, dict[str, Any], TableState]]:
+        """Checkpoints newest first, each read when it is reached (raises if unreadable)."""
+        cursor = self.conn.execute(
+            "SELECT seq, body FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")
+        for seq, text in cursor:
+            body = json.loads(text)
+            yield int(seq), body, load_state(canonical(body["state"]))
 
     def entries(self, after: int = 0, until: int | None = None,
                 kind: EntryKind | None = None) -> Iterator[Entry]:
         """Entries after ``after`` in chain order, read in chunks (constant memory)."""
-        sql = f"SELECT {_ENTRY_COLUMNS} FROM entries WHERE seq > ?"
+        sql = f"SELECT {_ENTRY_SELECT} FROM entries WHERE seq > ?"
         args: list[Any] = [after]
         if until is not None:
             sql += " AND seq <= ?"
@@ -435,13 +448,21 @@ class Ledger:
     def entry_hash(self, seq: int) -> bytes | None:
         if seq == 0:
             return GENESIS
-        row = self.conn.execute("SELECT hash FROM entries WHERE seq = ?", [seq]).fetchone()
+        row = self.conn.execute("SELECT CAST(hash AS BLOB) FROM entries WHERE seq = ?",
+                                [seq]).fetchone()
         return None if row is None else bytes(row[0])
 
-    def journal_after(self, seq: int) -> list[dict[str, Any]]:
-        """The commands after entry ``seq``, in order: what a restart replays."""
-        return [{"seq": e.seq, "round": e.round, "actor": e.actor, "at": e.at, **e.data()}
-                for e in self.entries(after=seq, kind=EntryKind.COMMAND)]
+    def journal_after(self, seq: int) -> Iterator[dict[str, Any]]:
+        """The commands after entry ``seq``, in order: what a restart replays.
+
+        A body that is not JSON comes back as ``{"command": {}, "events": [], "unreadable": …}``
+        so the replay reports it instead of failing.
+        """
+        for e in self.entries(after=seq, kind=EntryKind.COMMAND):
+            body = e.data()
+            if "unreadable" in body or "command" not in body:
+                body = {"command": {}, "events": [], "unreadable": body.get("unreadable", "?")}
+            yield {"seq": e.seq, "round": e.round, "actor": e.actor, "at": e.at, **body}
 
     def rounds(self, last: int | None = None, first: int | None = None) -> list[dict[str, Any]]:
         """Hand-ledger records with their events, oldest first (the ``last`` ones if given)."""
@@ -453,7 +474,9 @@ class Ledger:
             rows = self.conn.execute(
                 "SELECT seq, body FROM entries WHERE kind = 'round' AND round >= ? ORDER BY seq",
                 [first or 0]).fetchall()
-        return [self._with_events(int(seq), json.loads(body)) for seq, body in rows]
+        records = [(int(seq), _loads(body)) for seq, body in rows]
+        return [self._with_events(seq, record) for seq, record in records
+                if "unreadable" not in record]  # an edited row: verify names it
 
     def record_of(self, entry: Entry) -> dict[str, Any]:
         """A round entry's record with its events."""
@@ -494,7 +517,7 @@ class Ledger:
 
     def _read_head(self) -> tuple[int, bytes, int]:
         row = self.conn.execute(
-            "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+            "SELECT seq, CAST(hash AS BLOB) FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
         last_round = self.conn.execute(
             "SELECT round FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT 1").fetchone()
         seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
@@ -503,13 +526,13 @@ class Ledger:
     def _first(self, kind: EntryKind) -> Any:
         row = self.conn.execute("SELECT body FROM entries WHERE kind = ? ORDER BY seq LIMIT 1",
                                 [kind.value]).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _loads(row[0])
 
     def _last(self, kind: EntryKind, tag: str) -> Any:
         row = self.conn.execute(
             "SELECT body FROM entries WHERE kind = ? AND tag = ? ORDER BY seq DESC LIMIT 1",
             [kind.value, tag]).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _loads(row[0])
 
     def _with_events(self, seq: int, record: dict[str, Any]) -> dict[str, Any]:
         if "events" in record:  # a round migrated from a ledger that stored them twice
@@ -528,7 +551,18 @@ def round_events_of(commands: Any) -> list[dict[str, Any]]:
 
 def _logged(row: Any) -> dict[str, Any]:
     return {"id": row[0], "at": row[1], "kind": row[2], "actor": row[3],
-            "details": json.loads(row[4])}
+            "details": _loads(row[4])}
+
+
+def _loads(text: str) -> Any:
+    """A stored body; one that is not JSON (an edited row) reads as ``{"unreadable": …}``.
+
+    The chain check reports the row; readers go on without a traceback.
+    """
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        return {"unreadable": str(error)}
 
 
 def describe(error: sqlite3.Error) -> str:
@@ -564,11 +598,12 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     applied = _applied(conn)
-    if [name for name in applied if name not in MIGRATIONS]:
+    schema = _schema(conn, applied)
+    if schema == "newer":
         _refuse_schema(path, applied, write=True)
     if fresh:
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    if applied == list(MIGRATIONS):
+    if schema == "current":
         return False
     token = _MIGRATION_CONTEXT.set({"key": key, "kind": kind, "rng": rng, "fresh": fresh})
     try:
@@ -594,6 +629,23 @@ def _applied(conn: sqlite3.Connection) -> list[str]:
         "SELECT name FROM _sqlite_migrations WHERE migration_set = 'etg-ledger' ORDER BY rowid")]
 
 
+def _schema(conn: sqlite3.Connection, applied: list[str]) -> str:
+    """"current", "older" (to migrate) or "newer" (never touched).
+
+    A newer program's migrations follow ours; once the chain exists the file is
+    ours, and an edited migrations table is for verify to report, not a reason
+    to migrate again.
+    """
+    known = list(MIGRATIONS)
+    if applied[:len(known)] == known and any(name not in known for name in applied):
+        return "newer"
+    chained = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                           "name = 'entries'").fetchone()
+    if chained:
+        return "current"
+    return "newer" if any(name not in known for name in applied) else "older"
+
+
 def _refuse_schema(path: Path, applied: list[str], write: bool) -> None:
     unknown = [name for name in applied if name not in MIGRATIONS]
     if unknown:
@@ -606,15 +658,26 @@ def _refuse_schema(path: Path, applied: list[str], write: bool) -> None:
                           f"audit commands never change a ledger")
 
 
-def _check_header(path: Path) -> None:
+def _check_anchored_identity(conn: sqlite3.Connection, path: Path) -> None:
+    """A file with an anchor must still be a ledger: it is never re-created in place."""
+    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if application_id != APPLICATION_ID or not tables:
+        raise LedgerError(f"{path}: the file holds none of the ledger its anchor "
+                          f"{chain.anchor_path(path)} records (an emptied file or a deleted "
+                          f"-wal); it was left as it is")
+
+
+def _check_header(path: Path, anchored: bool = False) -> None:
     try:
         with path.open("rb") as file:
             header = file.read(len(_HEADER))
     except OSError as error:
         raise LedgerError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
     if not header:
-        raise LedgerError(f"{path}: the ledger file is empty (0 bytes); it was not replaced "
-                          f"by a new one")
+        anchor = " although its anchor records a ledger" if anchored else ""
+        raise LedgerError(f"{path}: the ledger file is empty (0 bytes){anchor}; it was not "
+                          f"replaced by a new one")
     if header != _HEADER:
         raise LedgerError(
             f"{path}: not an SQLite database (garbage or truncated); it was not changed"

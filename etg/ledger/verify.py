@@ -73,21 +73,48 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
         if anchor_problem is None and ledger.key is not None:
             problems += check_anchor(ledger, anchor)
         if state is None and not checks.broken:
-            state = rebuild(ledger)
+            try:
+                state = rebuild(ledger)
+            except ReplayError as error:
+                problems.append(Problem("journal", str(error)))
         problems += checks.recount.finish(state)
         problems += check_schema(ledger)
         problems += check_paytable(ledger, paytable)
     return problems
 
 
+class ReplayError(ValueError):
+    """A journaled command that does not replay through the engine."""
+
+
 def rebuild(ledger: Ledger) -> TableState | None:
-    """The table's state now: the newest checkpoint and the commands after it."""
-    newest = ledger.last_checkpoint()
+    """The table's state now: the newest checkpoint and the commands after it.
+
+    Raises :class:`ReplayError` naming the first command that does not replay.
+    """
+    try:
+        newest = ledger.last_checkpoint()
+    except (ValueError, KeyError, TypeError) as error:
+        raise ReplayError(f"the newest checkpoint cannot be read: {error}") from None
     if newest is None:
         return None
     seq, _body, state = newest
     for row in ledger.journal_after(seq):
+        state = replay_one(state, row)
+    return state
+
+
+def replay_one(state: TableState, row: dict[str, Any]) -> TableState:
+    """``state`` after the journaled command ``row``; raises :class:`ReplayError`."""
+    from etg.core.refusal import Refused
+
+    try:
+        if "unreadable" in row:
+            raise ValueError(row["unreadable"])
         state, _ = apply(state, load_command(row["command"]))
+    except (Refused, ValueError, KeyError, TypeError) as error:
+        raise ReplayError(f"journal entry {row['seq']} ({row['command'].get('type')}) does not "
+                          f"replay: {error}") from None
     return state
 
 
@@ -116,34 +143,42 @@ def check_anchor(ledger: Ledger, anchor: chain.Anchor | None) -> list[Problem]:
         return [Problem("anchor", f"the ledger file is not the one its anchor records (swapped): "
                                   f"its id is {ledger.ledger_id}, the anchor's {anchor.ledger_id}")]
     if anchor.seq > seq:
-        return [Problem("anchor", f"the ledger is behind its anchor: the anchor records entry "
-                                  f"{anchor.seq} (round {anchor.rounds}) at {anchor.at}, the file "
-                                  f"ends at entry {seq} (round {ledger.round_count()}): rounds "
-                                  f"were lost (a truncated file, a restored older copy or a "
-                                  f"deleted -wal)")]
+        return [Problem("anchor", f"the ledger is behind its anchor: entries rows {seq + 1} to "
+                                  f"{anchor.seq} are missing (the anchor records round "
+                                  f"{anchor.rounds} at {anchor.at}, the file ends at round "
+                                  f"{ledger.round_count()}): rounds were lost (a truncated file, "
+                                  f"a restored older copy or a deleted -wal)")]
     recorded = ledger.entry_hash(anchor.seq)
     if recorded is None or recorded.hex() != anchor.head:
-        return [Problem("anchor", f"entry {anchor.seq} of the ledger differs from the one its "
-                                  f"anchor recorded: the file was replaced or rewritten")]
+        return [Problem("anchor", f"entries row {anchor.seq} differs from the one the anchor "
+                                  f"recorded: the file was replaced or rewritten")]
     return []
 
 
 def check_schema(ledger: Ledger) -> list[Problem]:
-    rows = [list(r) for r in ledger.conn.execute(
-        "SELECT migration_set, name, applied_at FROM _sqlite_migrations ORDER BY rowid")]
+    """The migrations table holds exactly the rows the chain recorded when they were applied."""
+    rows = [[rowid, *r] for rowid, *r in ledger.conn.execute(
+        "SELECT rowid, migration_set, name, applied_at FROM _sqlite_migrations ORDER BY rowid")]
     recorded = None
     for entry in ledger.entries(kind=EntryKind.SCHEMA):
         recorded = entry.data().get("migrations", recorded)
-    if recorded is not None and recorded != rows:
-        return [Problem("schema", "table _sqlite_migrations differs from the migrations the "
-                                  "chain recorded")]
-    return []
+    if recorded is None:
+        return []
+    problems = [Problem("schema", f"_sqlite_migrations row {row[0]} is not the one the chain "
+                                  f"recorded")
+                for row, want in zip(rows, recorded, strict=False) if row[1:] != want]
+    if len(rows) != len(recorded):
+        problems.append(Problem("schema", f"_sqlite_migrations holds {len(rows)} rows, the "
+                                          f"chain recorded {len(recorded)}"))
+    return problems
 
 
 def check_paytable(ledger: Ledger, paytable: LoadedPaytable | None) -> list[Problem]:
     problems: list[Problem] = []
     for entry in ledger.entries(kind=EntryKind.PAYTABLE):
         body = entry.data()
+        if "source" not in body:
+            continue  # unreadable: the chain check names the row
         if hashlib.sha256(str(body["source"]).encode("utf-8")).hexdigest() != entry.tag:
             problems.append(Problem("paytable", f"entries row {entry.seq}: the recorded copy of "
                                                 f"{body['id']} does not match its hash"))
@@ -174,8 +209,9 @@ class _Checks:
         self.chain: list[Problem] = []
         self.broken = False
         self.recount = Recount(ledger)
-        newest = ledger.last_checkpoint()
-        self.start = 0 if full or newest is None else newest[0]
+        newest = ledger.conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'"
+                                     ).fetchone()[0]
+        self.start = 0 if full or newest is None else int(newest)
 
     def walk(self, progress: Progress | None) -> None:
         key = self.ledger.key
@@ -201,7 +237,10 @@ class _Checks:
             if entry.seq == self.start:
                 counting = True
             if counting:
-                self.recount.feed(entry)
+                try:
+                    self.recount.feed(entry)
+                except (ValueError, KeyError, TypeError, IndexError) as error:
+                    self._fail(f"entries row {entry.seq} ({entry.kind}) cannot be read: {error}")
             previous, expected = entry.hash, entry.seq + 1
             if progress is not None and entry.seq % 5000 == 0:
                 progress(entry.seq, total)
