@@ -7,12 +7,15 @@ Exit codes: 0 success, 2 invalid input (a configuration file or an option).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import sqlite3
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from rich.console import Console
@@ -23,6 +26,7 @@ from etg.cli_pin import pin
 from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
+from etg.ledger.store import LedgerKind
 
 if TYPE_CHECKING:
     from etg.ledger.store import Ledger
@@ -31,7 +35,26 @@ if TYPE_CHECKING:
 INVALID = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Program(click.Group):
+    """The command group: a storage or decoding fault ends in one line and exit 2, not a trace."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from etg.ledger.store import LedgerError, describe
+
+        try:
+            return super().invoke(ctx)
+        except LedgerError as error:
+            _refuse(f"etg: {error}")
+        except sqlite3.Error as error:
+            _refuse(f"etg: {describe(error)}")
+        except OSError as error:
+            where = f" ({error.filename})" if error.filename else ""
+            _refuse(f"etg: {error.strerror or error}{where}")
+        except UnicodeDecodeError as error:
+            _refuse(f"etg: a file could not be decoded: {error}")
+
+
+@click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="etg")
 def main() -> None:
     """ETG: dealer-controlled electronic Casino War with the Bonus Spin Xtreme wheel."""
@@ -56,7 +79,8 @@ def main() -> None:
 @click.option("--screenshots", "screenshots", type=click.Path(file_okay=False, path_type=Path),
               help="Save a PNG of each phase of each round in this directory.")
 @click.option("--seed", type=int, default=None,
-              help="Seed the draws (a reproducible demo); default: the CSPRNG.")
+              help="Seed the draws of a demo (only with --demo); real play always draws "
+                   "from the CSPRNG.")
 @click.option("--frames", type=click.IntRange(min=1), default=None, hidden=True,
               help="Exit after this many frames (cold-start measurement).")
 def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
@@ -68,10 +92,13 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     SPIN, NEXT ROUND, SHUFFLE, VOID); F9 help, F10 operator menu. Demo play keeps
     its own ledger, never the cabinet's meters.
     """
-    from etg.ledger.store import default_path
+    from etg.ledger.store import LedgerKind, default_path
     from etg.ui.app import NoDisplay, RunOptions
     from etg.ui.kiosk import run_kiosk
 
+    if seed is not None and not demo:
+        _refuse("etg run: --seed is for demo play only (--demo); real play draws from the "
+                "CSPRNG")
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
@@ -85,15 +112,24 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
             db_path = default_path()
     options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
                          screenshots=screenshots, config_dir=config, frames=frames)
-    table = _open_table(db_path, loaded, seed, stop_on_tilt=False)
-    try:
-        run_kiosk(table, cabinet, cabinet_file, options)
-    except NoDisplay as error:
-        click.echo(f"etg run: no display to open a window on ({error}); "
-                   f"use --headless to run without one", err=True)
-        sys.exit(INVALID)
-    finally:
-        table.close()
+    kind = LedgerKind.DEMO if demo else LedgerKind.REAL
+    with _writer_lock(db_path):
+        loaded = _follow_switch(db_path, cabinet_file, loaded)
+        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False)
+        clean = False
+        try:
+            run_kiosk(table, cabinet, cabinet_file, options)
+            clean = True
+        except NoDisplay as error:
+            clean = True
+            click.echo(f"etg run: no display to open a window on ({error}); "
+                       f"use --headless to run without one", err=True)
+            sys.exit(INVALID)
+        finally:
+            if clean:
+                table.close()
+            else:
+                table.ledger.close()  # a crash is not a shutdown: the next start says so
 
 
 # --- etg pin ------------------------------------------------------------------------------
@@ -118,78 +154,271 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     the same cards and wagers and finishes the N.
     """
     from etg.bots import RoundDriver, standard_bots
+    from etg.ledger.store import LedgerKind
+    from etg.table import TableTilted
 
     loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
-    table = _open_table(db_path, loaded, seed)
-    try:
-        driver = RoundDriver(standard_bots(table.state.paytable), table.source, table.apply)
-        while table.ledger.round_count() < rounds:
-            driver.play_round(table.state)
-        click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
-    finally:
+    with _writer_lock(db_path):
+        table = _open_table(db_path, loaded, seed, LedgerKind.TEST)
+        try:
+            driver = RoundDriver(standard_bots(table.state.paytable), table.source,
+                                 table.apply)
+            while table.ledger.round_count() < rounds:
+                driver.play_round(table.state)
+        except TableTilted as tilt:
+            table.close()
+            _refuse(f"{db_path}: {tilt}", code=1)
         table.close()
+        click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
 
 
-def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None,
+def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
                 stop_on_tilt: bool = True) -> Table:
+    """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be."""
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
     from etg.table import Table
 
     try:
-        ledger = Ledger.open(db_path)
+        ledger = Ledger.open(db_path, kind=kind,
+                             rng="csprng" if seed is None else f"seeded {seed}")
     except LedgerError as error:
-        click.echo(str(error), err=True)
-        sys.exit(INVALID)
+        _refuse(str(error))
+    if ledger.kind is not kind:
+        ledger.close()
+        _refuse(f"{db_path}: a {ledger.kind.value if ledger.kind else 'unknown'} ledger; "
+                + _KIND_RULES[kind])
     # A seeded run that resumes draws from a new stream: the draws already made are recorded.
     source: RandomSource = (SystemSource() if seed is None
                             else SeededSource(seed * 1_000_003 + ledger.round_count()))
-    table = Table.open(ledger, loaded, source)
+    try:
+        table = Table.open(ledger, loaded, source)
+    except (LedgerError, ValueError) as error:
+        ledger.close()
+        _refuse(str(error))
     if table.tilt is not None and stop_on_tilt:
         click.echo(f"{db_path}: TILT: {table.tilt.message}", err=True)
-        click.echo("play stops until an operator acknowledges it", err=True)
+        click.echo("play stops until a supervisor acknowledges it "
+                   "(etg ledger acknowledge)", err=True)
         table.close()
         sys.exit(1)
     return table
+
+
+def _follow_switch(db_path: Path, cabinet_file: Path, loaded: LoadedPaytable) -> LoadedPaytable:
+    """The paytable the ledger last switched to, with ``cabinet.yaml`` brought in line.
+
+    A switch is committed to the ledger first, then written to ``cabinet.yaml``;
+    a stop between the two leaves the file naming the old paytable. The ledger
+    is the record: if the file it switched to is still there, unchanged, the
+    cabinet file is completed to name it. Anything else is left for the
+    start-up checks to tilt on.
+    """
+    import os
+
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.ledger.store import Ledger, LedgerError
+
+    if not db_path.exists():
+        return loaded
+    try:
+        store = Ledger.open_readonly(db_path)
+    except LedgerError:
+        return loaded  # the writer's open reports it
+    try:
+        with store.reading():
+            recorded, path = store.setting("paytable_sha256"), store.setting("paytable_path")
+    finally:
+        store.close()
+    if recorded is None or path is None or recorded == loaded.sha256:
+        return loaded
+    try:
+        switched = load_paytable(Path(path))
+    except ConfigError:
+        return loaded
+    if switched.sha256 != recorded:
+        return loaded
+    relative = os.path.relpath(switched.path.resolve(), cabinet_file.parent.resolve())
+    set_cabinet_value(cabinet_file, "active_paytable", relative)
+    click.echo(f"{cabinet_file}: active_paytable completed to {relative}, as the ledger's last "
+               f"paytable switch recorded", err=True)
+    return switched
+
+
+_KIND_RULES: dict[LedgerKind, str] = {
+    LedgerKind.REAL: "the real kiosk plays only on a real ledger (demo play: --demo)",
+    LedgerKind.DEMO: "--demo plays only on a demo ledger, never on a cabinet's real one",
+    LedgerKind.TEST: "autoplay plays only on a test ledger of its own",
+}
+
+
+@contextlib.contextmanager
+def _writer_lock(db_path: Path) -> Iterator[None]:
+    """Hold the ledger's single-writer lock for the command's life; one line if it is taken."""
+    from etg.ledger.lock import LedgerInUse, WriterLock
+
+    lock = WriterLock(db_path)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        lock.acquire()
+    except LedgerInUse as error:
+        _refuse(str(error))
+    except OSError as error:
+        _refuse(f"ledger {db_path}: cannot take its lock: {error.strerror or error}")
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 # --- etg ledger -----------------------------------------------------------------------------
 
 @main.group()
 def ledger() -> None:
-    """Audit a ledger: verify, recall rounds, read meters, export."""
+    """Audit a ledger: verify, tilts, recall rounds, read meters, export (read-only).
+
+    Audit commands open the file read-only: they work beside a running kiosk and
+    never change the ledger. ``acknowledge`` is the one that writes, as the
+    ledger's single writer, with the supervisor's PIN.
+    """
 
 
 def _db_option(f: Any) -> Any:
     return click.option("--db", "db_path", required=True,
-                        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+                        type=click.Path(dir_okay=False, path_type=Path),
                         help="Ledger file.")(f)
 
 
 @ledger.command("verify")
 @_db_option
+@click.option("--full", is_flag=True,
+              help="Recompute every row from the first round (streaming, with progress), "
+                   "not only from the newest checkpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def ledger_verify(db_path: Path, as_json: bool) -> None:
-    """Integrity: quick_check, hash chain, meters against the ledger; exit 0 clean, 1 not."""
-    from etg.ledger.verify import verify
+def ledger_verify(db_path: Path, full: bool, as_json: bool) -> None:
+    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
+    from etg.ledger.verify import active_tilts, verify
 
     store = _open_ledger(db_path)
     try:
-        problems = verify(store)
-        rounds = store.round_count()
+        with _progress("verify", enabled=full and not as_json) as tick:
+            problems = verify(store, full=full, progress=tick)
+        with store.reading():
+            rounds = store.round_count()
+            tilts = active_tilts(store)
     finally:
         store.close()
     if as_json:
-        click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "clean": not problems,
+        click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "full": full,
+                               "clean": not problems and not tilts,
                                "problems": [{"check": p.check, "message": p.message}
-                                            for p in problems]}, indent=2))
+                                            for p in problems],
+                               "active_tilts": [_tilt_json(t) for t in tilts]}, indent=2))
     else:
         for p in problems:
             click.echo(f"{db_path}: {p.check}: {p.message}")
-        click.echo(f"{db_path}: {rounds} rounds, " + ("clean" if not problems
-                                                       else f"{len(problems)} problems"))
-    if problems:
+        for t in tilts:
+            click.echo(f"{db_path}: active tilt {t['id']} since {t['at']}: "
+                       f"{t['details']['check']}: {t['details']['message']}")
+        verdict = ("clean" if not problems else f"{len(problems)} problems") + (
+            f", {len(tilts)} active tilts" if tilts else "")
+        click.echo(f"{db_path}: {rounds} rounds, {verdict}")
+    if problems or tilts:
         sys.exit(1)
+
+
+@ledger.command("tilts")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_tilts(db_path: Path, as_json: bool) -> None:
+    """Active and past tilts: cause, time, and who cleared them."""
+    from etg.ledger.verify import active_tilts
+
+    store = _open_ledger(db_path)
+    try:
+        with store.reading():
+            entries = store.last_events(("tilt", "tilt_cleared"), 1_000_000)
+            active = {t["id"] for t in active_tilts(store)}
+    finally:
+        store.close()
+    cleared_by: dict[int, dict[str, Any]] = {}
+    pending: list[int] = []
+    for entry in entries:
+        if entry["kind"] == "tilt":
+            pending.append(entry["id"])
+            continue
+        ids = entry["details"].get("tilts")
+        for tilt_id in (pending if ids is None else ids):
+            cleared_by.setdefault(int(tilt_id), entry)
+        pending = [] if ids is None else [i for i in pending if i not in ids]
+    rows = [{**_tilt_json(e), "active": e["id"] in active,
+             "cleared_by": cleared_by[e["id"]]["actor"] if e["id"] in cleared_by else None,
+             "cleared_at": cleared_by[e["id"]]["at"] if e["id"] in cleared_by else None}
+            for e in entries if e["kind"] == "tilt"]
+    if as_json:
+        click.echo(json.dumps({"db": str(db_path), "tilts": rows}, indent=2))
+        return
+    if not rows:
+        click.echo(f"{db_path}: no tilt has ever been recorded")
+        return
+    table = Table_(title=f"tilts · {db_path}")
+    for column in ("id", "since", "cause", "state"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        state = "ACTIVE" if row["active"] else f"cleared by {row['cleared_by']} {row['cleared_at']}"
+        table.add_row(str(row["id"]), row["at"], f"{row['check']}: {row['message']}", state)
+    Console(width=160).print(table)
+
+
+@ledger.command("acknowledge")
+@_db_option
+@click.option("--tilt", "tilt_id", type=int, required=True,
+              help="The tilt's id (etg ledger tilts).")
+@click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Configuration directory with cabinet.yaml (default: the shipped config/).")
+@click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
+def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
+                       pin_stdin: bool) -> None:
+    """Clear one tilt with the supervisor PIN; logged with who and what was cleared."""
+    from etg.ledger.store import Ledger, LedgerError
+    from etg.ledger.verify import active_tilts
+    from etg.pin import PinRole, verify_pin
+
+    cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
+    stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
+    if stored is None:
+        _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
+    if not db_path.exists():
+        _refuse(f"{db_path}: no such ledger")
+    with _writer_lock(db_path):
+        try:
+            store = Ledger.open(db_path)
+        except LedgerError as error:
+            _refuse(str(error))
+        try:
+            active = {t["id"]: t for t in active_tilts(store)}
+            if tilt_id not in active:
+                _refuse(f"{db_path}: tilt {tilt_id} is not active "
+                        f"(active: {', '.join(map(str, active)) or 'none'})", code=1)
+            pin = (sys.stdin.readline().strip() if pin_stdin else
+                   click.prompt("Supervisor PIN", hide_input=True, default="",
+                                show_default=False))
+            role = PinRole.SUPERVISOR.value
+            if not verify_pin(pin, stored):
+                with store.atomic():
+                    store.log("pin_failed", role, {"role": role, "where": "command line"})
+                _refuse("wrong supervisor PIN; nothing was cleared", code=1)
+            # The anchor follows the ledger only once no anchor tilt is left standing.
+            store.anchor_paused = any(t["details"]["check"] == "anchor"
+                                      for i, t in active.items() if i != tilt_id)
+            with store.atomic():
+                store.log("pin_ok", role, {"role": role, "where": "command line"})
+                tilt = active[tilt_id]["details"]
+                store.log("tilt_cleared", role, {"tilts": [tilt_id], "problems":
+                                                 f"{tilt['check']}: {tilt['message']}"})
+        finally:
+            store.close()
+    click.echo(f"{db_path}: tilt {tilt_id} cleared by the supervisor")
 
 
 @ledger.command("recall")
@@ -202,11 +431,13 @@ def ledger_recall(db_path: Path, last: int) -> None:
 
     store = _open_ledger(db_path)
     try:
-        for record in store.rounds(last=last):
-            click.echo(render_round(record))
-            click.echo("")
+        with store.reading():
+            records = store.rounds(last=last)
     finally:
         store.close()
+    for record in records:
+        click.echo(render_round(record))
+        click.echo("")
 
 
 @ledger.command("meters")
@@ -244,21 +475,41 @@ def ledger_export(db_path: Path, fmt: str) -> None:
 
     store = _open_ledger(db_path)
     try:
-        records = store.rounds()
-        text = export_csv(records) if fmt == "csv" else export_json(records, store.event_log())
+        with store.reading():
+            records = store.rounds()
+            text = (export_csv(records) if fmt == "csv"
+                    else export_json(records, store.event_log()))
     finally:
         store.close()
     click.echo(text, nl=False)
 
 
 def _open_ledger(db_path: Path) -> Ledger:
+    """The ledger opened read-only for an audit; one line and exit 2 if it cannot be read."""
     from etg.ledger.store import Ledger, LedgerError
 
     try:
-        return Ledger.open(db_path)
+        return Ledger.open_readonly(db_path)
     except LedgerError as error:
-        click.echo(str(error), err=True)
-        sys.exit(INVALID)
+        _refuse(str(error))
+
+
+def _tilt_json(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"id": entry["id"], "at": entry["at"], "check": entry["details"]["check"],
+            "message": entry["details"]["message"]}
+
+
+@contextlib.contextmanager
+def _progress(what: str, enabled: bool) -> Iterator[Any]:
+    """A progress bar on a terminal's stderr, or nothing."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 # --- etg paytable ---------------------------------------------------------------------------
@@ -427,6 +678,12 @@ def _load_or_exit(path: Path) -> LoadedPaytable:
 def _active_paytable(config_dir: Path | None) -> LoadedPaytable:
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     return _load_or_exit(_cabinet_or_exit(cabinet_file).paytable_path(cabinet_file))
+
+
+def _refuse(message: str, code: int = INVALID) -> NoReturn:
+    """One line on stderr and the exit code: never a traceback."""
+    click.echo(message, err=True)
+    sys.exit(code)
 
 
 def _cabinet_or_exit(cabinet_file: Path) -> Cabinet:

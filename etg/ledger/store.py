@@ -136,11 +136,15 @@ def entry_content(seq: int, kind: str, round_: int, at: str, actor: str | None,
 
 
 _ENTRY_COLUMNS = "seq, kind, round, at, actor, tag, body, hash"
-_ENTRY_SELECT = "seq, kind, round, at, actor, tag, body, CAST(hash AS BLOB)"  # bytes, even if edited
+# The hash read as bytes even if someone wrote text into it.
+_ENTRY_SELECT = "seq, kind, round, at, actor, tag, body, CAST(hash AS BLOB)"
 
 
 class Ledger:
     """One ledger file. Use :meth:`open` (the one writer) or :meth:`open_readonly` (audits)."""
+
+    busy_timeout_s = 5.0
+    """How long a write waits for a lock someone else holds before it is a fault (a tilt)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, key: bytes | None,
                  readonly: bool) -> None:
@@ -188,7 +192,7 @@ class Ledger:
             except OSError as error:
                 raise LedgerError(f"{path}: cannot create the ledger: {error}") from None
         try:
-            conn = sqlite3.connect(path, isolation_level=None, timeout=5,
+            conn = sqlite3.connect(path, isolation_level=None, timeout=cls.busy_timeout_s,
                                    check_same_thread=False)
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
@@ -226,8 +230,7 @@ class Ledger:
         except chain.LedgerKeyError:
             key = None
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None,
-                                   timeout=5, check_same_thread=False)
+            conn = _connect_readonly(path, cls.busy_timeout_s)
             _check_identity(conn, path)
             applied = _applied(conn)
             if _schema(conn, applied) != "current":
@@ -592,7 +595,6 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
              kind: LedgerKind, rng: str) -> bool:
     """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
     _check_identity(conn, path, fresh)
-    conn.execute("PRAGMA busy_timeout = 5000")
     if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
         raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
     conn.execute("PRAGMA synchronous=FULL")
@@ -611,6 +613,21 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
     finally:
         _MIGRATION_CONTEXT.reset(token)
     return True
+
+
+def _connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:
+    """Read-only; on read-only media (no ``-shm`` can be made) as an immutable file."""
+    uri = path.resolve().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
+                               timeout=timeout, check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as error:
+        if "unable to open" not in str(error) and "readonly" not in str(error):
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
+                           check_same_thread=False)
 
 
 def _check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -> None:

@@ -406,6 +406,21 @@ class TableScene(Scene):
             self._draw_seat(surface, seat, shown, by_seat.get(seat.seat, []), pressed,
                             pending_seats, now)
         self._draw_animations(surface, now)
+        tilt = self.app.table.tilt
+        if tilt is not None:
+            self._draw_tilt(surface, [f"{p.check}: {p.message}" for p in tilt.problems])
+
+    def _draw_tilt(self, surface: pygame.Surface, causes: list[str]) -> None:
+        """Play has stopped: say so to the players, and the cause to the attendant."""
+        panel = pygame.Rect(360, 300, 1200, 150 + 34 * min(len(causes), 4))
+        draw_panel(surface, panel, (20, 8, 8, 235), theme.TILT, radius=18, width=4)
+        draw_text(surface, "PLAY HAS STOPPED  ·  AN ATTENDANT IS ON THE WAY", 40, theme.TILT,
+                  (panel.centerx, panel.top + 50), shadow=True, max_width=panel.width - 60)
+        draw_text(surface, "Your credits and this round are safe.", 26, theme.WHITE,
+                  (panel.centerx, panel.top + 100), max_width=panel.width - 60)
+        for i, cause in enumerate(causes[:4]):
+            draw_text(surface, cause, 22, theme.CREAM, (panel.left + 36, panel.top + 150 + 34 * i),
+                      "midleft", Style.REGULAR, max_width=panel.width - 72)
 
     def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
         p = shown.paytable

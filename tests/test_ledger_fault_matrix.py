@@ -1,0 +1,208 @@
+"""Every storage fault is a tilt or one line with exit 2, and nothing is lost once it is gone.
+
+The faults are real: a process whose file size limit (``RLIMIT_FSIZE``) stops
+the ledger growing, a file and folder the program may not write, another
+process holding SQLite's write lock, page bytes overwritten on disk, a schema
+from a newer program, and a journaled command the engine will not replay.
+After each one the fault is removed and the ledger opened again: the state is
+exactly the last committed one.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from etg.cli import main
+from etg.core.commands import BetKind, Deal, OpenBets, PlaceWager
+from etg.ledger.store import Ledger, LedgerError
+from etg.ledger.verify import verify
+from etg.table import TableTilted
+from tests.ledger_support import MD5, open_table, play, rebuilt_state
+
+ETG = [sys.executable, "-m", "etg"]
+
+
+def etg(*args: str, limit: int | None = None, user: int | None = None,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real program; a fault must never end in a traceback."""
+
+    def limits() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        if user is not None:
+            os.setgid(user)
+            os.setuid(user)
+
+    done = subprocess.run([*ETG, *args], capture_output=True, text=True, timeout=300,
+                          preexec_fn=limits, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def _played(tmp_path: Path, rounds: int = 3) -> Path:
+    db = tmp_path / "ledger.db"
+    table = open_table(db)
+    play(table, rounds)
+    table.close()
+    return db
+
+
+def test_a_full_disk_stops_play_with_a_tilt_and_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    assert etg("autoplay", "--db", str(db), "--rounds", "3", "--seed", "5",
+               "--paytable", str(MD5)).returncode == 0
+    room = db.stat().st_size + 256 * 1024  # the -wal may grow to this, then the disk is "full"
+    full = etg("autoplay", "--db", str(db), "--rounds", "100000", "--seed", "5",
+               "--paytable", str(MD5), limit=room)
+    assert full.returncode in (1, 2)
+    last_line = full.stderr.strip().splitlines()[-1]
+    assert "the table is tilted: storage:" in last_line or "disk" in last_line, full.stderr
+    committed = rebuilt_state(db)
+    assert committed.round.number > 3
+    table = open_table(db)  # the fault is gone: same state, to the cent
+    assert table.state == committed
+    if table.tilt is not None:  # the tilt reached the ledger: it stands until acknowledged
+        assert "storage" in table.tilt.message
+        table.acknowledge_tilt("supervisor 1")
+    play(table, 2)
+    assert verify(table.ledger, full=True) == []
+    table.close()
+
+
+def _read_only_world(tmp_path: Path) -> tuple[Path, int | None, dict[str, str]]:
+    """A ledger in a folder the child process may read but not write (root drops to nobody)."""
+    folder = Path(shutil.copytree(tmp_path, Path(os.environ.get("TMPDIR", "/tmp"))
+                                  / f"etg-ro-{os.getpid()}-{tmp_path.name}"))
+    env = dict(os.environ)
+    if os.geteuid() != 0:
+        for path in folder.iterdir():
+            path.chmod(0o444)
+        folder.chmod(0o555)
+        return folder, None, env
+    nobody = 65534
+    config = folder.parent / f"{folder.name}-config"
+    shutil.copytree(Path(os.environ["XDG_CONFIG_HOME"]), config)
+    for root, dirs, files in os.walk(config):
+        for name in [*dirs, *files, ""]:
+            os.chown(os.path.join(root, name), nobody, nobody)
+    env["XDG_CONFIG_HOME"] = str(config)
+    env["XDG_DATA_HOME"] = str(config / "data")
+    folder.chmod(0o755)
+    for path in folder.iterdir():
+        path.chmod(0o644)
+    return folder, nobody, env
+
+
+def test_a_read_only_file_and_folder_is_one_line_and_the_ledger_stays(tmp_path: Path) -> None:
+    original = _played(tmp_path)
+    before = rebuilt_state(original)
+    folder, user, env = _read_only_world(tmp_path)
+    db = folder / original.name
+    try:
+        done = etg("autoplay", "--db", str(db), "--rounds", "10", "--paytable", str(MD5),
+                   user=user, env=env)
+        assert done.returncode == 2
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert "read-only" in done.stderr or "Permission denied" in done.stderr
+        audit = etg("ledger", "verify", "--db", str(db), user=user, env=env)
+        assert audit.returncode == 0, audit.stdout + audit.stderr
+    finally:
+        folder.chmod(0o755)
+    assert rebuilt_state(db) == before
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Ledger, "busy_timeout_s", 0.2)
+    db = tmp_path / "ledger.db"
+    table = open_table(db)
+    play(table, 2)
+    table.send(OpenBets())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True); "
+         "sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        committed = table.state
+        with pytest.raises(TableTilted, match="the ledger is locked by another connection"):
+            table.send(PlaceWager(1, 1, BetKind.INITIAL, 500))
+        assert table.tilted and table.state == committed
+        with pytest.raises(TableTilted):
+            table.send(PlaceWager(1, 1, BetKind.INITIAL, 500))
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    table.ledger.close()
+    again = open_table(db)  # the lock is gone: the round is where the last commit left it
+    assert again.state == committed
+    again.send(PlaceWager(1, 1, BetKind.INITIAL, 500))
+    again.close()
+
+
+def test_overwritten_pages_tilt_or_are_refused_and_restored_bytes_lose_nothing(
+        tmp_path: Path) -> None:
+    db = _played(tmp_path, rounds=8)
+    before = rebuilt_state(db)
+    good = db.read_bytes()
+    page = 4096
+    damaged = bytearray(good)
+    damaged[3 * page: 5 * page] = os.urandom(2 * page)
+    db.write_bytes(bytes(damaged))
+    result = CliRunner().invoke(main, ["ledger", "verify", "--db", str(db)])
+    assert result.exit_code in (1, 2), result.output
+    assert isinstance(result.exception, SystemExit)  # a finding or one line, not a crash
+    try:
+        table = open_table(db)
+    except LedgerError as error:
+        assert str(db) in str(error)
+    else:
+        assert table.tilt is not None
+        table.ledger.close()
+    db.write_bytes(good)
+    assert rebuilt_state(db) == before
+
+
+def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    db = _played(tmp_path, rounds=1)
+    conn = sqlite3.connect(db)
+    conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+                 "VALUES ('etg-ledger', '0004_from_the_future', '2030-01-01')")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    for args in (["ledger", "verify", "--db", str(db)],
+                 ["autoplay", "--db", str(db), "--rounds", "3", "--paytable", str(MD5)]):
+        done = etg(*args)
+        assert done.returncode == 2
+        assert done.stderr.strip().endswith("written by a newer program (schema "
+                                            "0004_from_the_future); this program knows 3 "
+                                            "migrations and will not touch it")
+        assert len(done.stderr.strip().splitlines()) == 1
+    assert db.read_bytes() == before
+
+
+def test_a_command_that_does_not_replay_tilts_and_names_it(tmp_path: Path) -> None:
+    db = _played(tmp_path, rounds=2)
+    ledger = Ledger.open(db)
+    with ledger.atomic():  # a row the program itself would never write: Deal while idle
+        seq = ledger.append_command(3, Deal(), "dealer", [], "2026-11-24T00:00:00+00:00")
+    ledger.close()
+    result = CliRunner().invoke(main, ["ledger", "verify", "--db", str(db)])
+    assert result.exit_code == 1
+    assert f"journal: journal entry {seq} (Deal) does not replay" in result.output
+    table = open_table(db)
+    assert table.tilt is not None and f"journal entry {seq} (Deal)" in table.tilt.message
+    table.ledger.close()
