@@ -46,7 +46,7 @@ def app(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def _journal_tail(app: k.App) -> dict:  # type: ignore[type-arg]
-    rows = app.table.ledger.journal_after(0)
+    rows = list(app.table.ledger.journal_after(0))
     return rows[-1]
 
 
@@ -150,13 +150,13 @@ def test_a_full_round_by_touch(app: k.App) -> None:
 
 
 def test_an_action_out_of_turn_is_refused_with_the_engines_reason(app: k.App) -> None:
-    before = len(app.table.ledger.journal_after(0))
+    before = len(list(app.table.ledger.journal_after(0)))
     state = app.table.state
     with pytest.raises(Refused) as refused:
         apply(state, Deal())
     k.tap(app, "dealer:deal")
     assert app.table.state is state
-    assert len(app.table.ledger.journal_after(0)) == before
+    assert len(list(app.table.ledger.journal_after(0))) == before
     assert app.toasts[-1].message == refused.value.message
     app.draw()
     assert k.not_blank(app.canvas)

@@ -119,7 +119,7 @@ def _move(table: str, columns: list[tuple[str, str]], key: str, first: int,
           last: int) -> tuple[str, ...]:
     """Two rows trade places: the keys swap, every other column stays with its row."""
     if table == "entries":
-        return ("UPDATE entries SET seq = -1 WHERE seq = {0}".format(first),
+        return (f"UPDATE entries SET seq = -1 WHERE seq = {first}",
                 f"UPDATE entries SET seq = {first} WHERE seq = {last}",
                 f"UPDATE entries SET seq = {last} WHERE seq = -1")
     # rows without an order of their own: swap the values of the first two
