@@ -12,7 +12,7 @@ import importlib.util
 import json
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -115,7 +115,9 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
     with _writer_lock(db_path):
         loaded = _follow_switch(db_path, cabinet_file, loaded)
-        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False)
+        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
+                            on_fault=None if headless else
+                            lambda message: _fault_screen(cabinet, options, message))
         clean = False
         try:
             run_kiosk(table, cabinet, cabinet_file, options)
@@ -173,8 +175,12 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 
 
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
-                stop_on_tilt: bool = True) -> Table:
-    """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be."""
+                stop_on_tilt: bool = True,
+                on_fault: Callable[[str], None] | None = None) -> Table:
+    """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
+
+    ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first.
+    """
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
     from etg.table import Table
@@ -183,7 +189,10 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
         ledger = Ledger.open(db_path, kind=kind,
                              rng="csprng" if seed is None else f"seeded {seed}")
     except LedgerError as error:
-        _refuse(str(error))
+        click.echo(str(error), err=True)
+        if on_fault is not None:
+            on_fault(str(error))
+        sys.exit(INVALID)
     if ledger.kind is not kind:
         ledger.close()
         _refuse(f"{db_path}: a {ledger.kind.value if ledger.kind else 'unknown'} ledger; "
@@ -195,7 +204,10 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
         table = Table.open(ledger, loaded, source)
     except (LedgerError, ValueError) as error:
         ledger.close()
-        _refuse(str(error))
+        click.echo(str(error), err=True)
+        if on_fault is not None:
+            on_fault(str(error))
+        sys.exit(INVALID)
     if table.tilt is not None and stop_on_tilt:
         click.echo(f"{db_path}: TILT: {table.tilt.message}", err=True)
         click.echo("play stops until a supervisor acknowledges it "
@@ -203,6 +215,14 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
         table.close()
         sys.exit(1)
     return table
+
+
+def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:
+    from etg.ui.app import NoDisplay
+    from etg.ui.kiosk import show_fault
+
+    with contextlib.suppress(NoDisplay):
+        show_fault(cabinet, options, message, frames=options.frames)
 
 
 def _follow_switch(db_path: Path, cabinet_file: Path, loaded: LoadedPaytable) -> LoadedPaytable:

@@ -164,3 +164,32 @@ def test_an_older_schema_is_refused_by_audits_and_left_alone(tmp_path: Path) -> 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     assert conn.execute("SELECT count(*) FROM hand_ledger").fetchone()[0] == 8
     conn.close()
+
+
+def test_a_kiosk_whose_ledger_cannot_open_shows_why_then_exits_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pygame
+
+    from etg.ui import theme
+
+    db = tmp_path / "real.db"
+    db.write_bytes(b"")
+    shown: list[pygame.Surface] = []
+    quit_display = pygame.display.quit
+
+    def capture() -> None:
+        surface = pygame.display.get_surface()
+        if surface is not None:
+            shown.append(surface.copy())
+        quit_display()
+
+    monkeypatch.setattr(pygame.display, "quit", capture)
+    result = CliRunner().invoke(main, ["run", "--windowed", "--frames", "2", "--db", str(db)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"{db}: the ledger file is empty (0 bytes); it was not "
+                                     f"replaced by a new one")
+    assert shown, "the fault screen was never drawn"
+    colours = {shown[0].get_at((x, y))[:3] for x in range(0, shown[0].get_width(), 7)
+               for y in range(0, shown[0].get_height(), 7)}
+    assert theme.TILT in colours and len(colours) > 3  # the red frame and words on the felt
+    assert db.read_bytes() == b""
