@@ -298,12 +298,12 @@ class Ledger:
         self.conn.execute("BEGIN")
         self._depth = 1
         try:
+            self._head_seq, self._head_hash, self._rounds = self._read_head()  # this snapshot's
             yield
         finally:
             self._depth = 0
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("COMMIT")
-        self._head_seq, self._head_hash, self._rounds = self._read_head()
 
     # --- writing ----------------------------------------------------------------------------
 
