@@ -119,6 +119,8 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message))
         clean = False
+        table.note_pins({"operator": cabinet.operator_pin_hash,
+                         "supervisor": cabinet.supervisor_pin_hash})
         try:
             run_kiosk(table, cabinet, cabinet_file, options)
             clean = True

@@ -17,6 +17,7 @@ lost, and after a restart the table is exactly where the last commit left it.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import sqlite3
@@ -254,6 +255,21 @@ class Table:
             self._checkpoint("ram_clear")
 
         self._write(clear)
+
+    def note_pins(self, hashes: dict[str, str | None]) -> None:
+        """Put a change of any role's PIN on record: a fingerprint of its stored hash, never a PIN.
+
+        PINs are set with ``etg pin set`` in ``cabinet.yaml``, often while no
+        kiosk runs; each start compares the hashes with the last ones recorded.
+        """
+        recorded: dict[str, str | None] = {}
+        for entry in self.ledger.last_events(("pin_change",), 100):
+            recorded[str(entry["details"]["role"])] = entry["details"]["fingerprint"]
+        for role, stored in sorted(hashes.items()):
+            fingerprint = (None if stored is None else
+                           hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16])
+            if recorded.get(role) != fingerprint and (fingerprint or role in recorded):
+                self.log("pin_change", "technician", {"role": role, "fingerprint": fingerprint})
 
     def log(self, kind: str, actor: str | None, details: dict[str, Any]) -> bool:
         """An event-log entry of its own (operator actions, PIN attempts, requests).

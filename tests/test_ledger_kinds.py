@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,21 @@ def test_a_switch_stopped_before_cabinet_yaml_was_written_is_completed(tmp_path:
     assert ledger.event_log("tilt") == []
     assert ledger.rounds(last=1)[0]["paytable"]["id"] == "md-community-7"
     ledger.close()
+
+
+def test_a_pin_change_is_on_record_as_a_fingerprint_never_the_pin(tmp_path: Path) -> None:
+    from etg.pin import hash_pin
+
+    table = open_table(tmp_path / "l.db")
+    table.note_pins({"operator": None, "supervisor": None})
+    assert table.ledger.event_log("pin_change") == []  # never set: nothing to record
+    stored = hash_pin("4826", salt=b"0123456789abcdef")
+    table.note_pins({"operator": stored, "supervisor": None})
+    table.note_pins({"operator": stored, "supervisor": None})  # unchanged: recorded once
+    [change] = table.ledger.event_log("pin_change")
+    assert change["details"] == {"role": "operator",
+                                 "fingerprint": hashlib.sha256(stored.encode()).hexdigest()[:16]}
+    assert "4826" not in str(change) and stored not in str(change)
+    table.note_pins({"operator": None, "supervisor": None})  # cleared: on record too
+    assert table.ledger.event_log("pin_change")[-1]["details"]["fingerprint"] is None
+    table.close()
