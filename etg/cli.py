@@ -55,7 +55,7 @@ class _Program(click.Group):
 
 
 @click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="etg")
+@click.version_option(package_name="etg-casino-war")
 def main() -> None:
     """ETG: dealer-controlled electronic Casino War with the Bonus Spin Xtreme wheel."""
 

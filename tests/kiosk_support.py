@@ -21,6 +21,7 @@ import pygame
 from etg.config.loader import load_cabinet, load_paytable
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
+from etg.places import shipped_config_dir
 from etg.table import Table
 from etg.ui.app import App, RunOptions, open_window
 from etg.ui.canvas import LOGICAL
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:
     """A writable copy of the shipped config/ whose cabinet plays ``paytable``."""
     target = tmp / "config"
-    shutil.copytree(ROOT / "config", target)
+    shutil.copytree(shipped_config_dir(), target)
     cabinet = target / "cabinet.yaml"
     text = cabinet.read_text(encoding="utf-8")
     cabinet.write_text(text.replace("paytables/maryland-community-5.yaml",

@@ -10,10 +10,11 @@ from etg.core.rng import SeededSource
 from etg.core.state import TableState
 from etg.ledger.store import Ledger
 from etg.ledger.verify import rebuild
+from etg.places import shipped_config_dir
 from etg.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
-MD5 = ROOT / "config" / "paytables" / "maryland-community-5.yaml"
+MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"
 
 
 def paytable(path: Path = MD5) -> LoadedPaytable:

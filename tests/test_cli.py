@@ -13,9 +13,10 @@ from click.testing import CliRunner
 
 from etg.cli import main
 from etg.ledger.store import Ledger
+from etg.places import shipped_config_dir
 
 ROOT = Path(__file__).resolve().parent.parent
-MD5 = ROOT / "config" / "paytables" / "maryland-community-5.yaml"
+MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"
 BAD = ROOT / "tests" / "data" / "paytables" / "bad" / "spots-4.yaml"
 
 
@@ -50,7 +51,7 @@ def test_paytable_check_json_gives_the_exact_figures_in_spec_shape() -> None:
 
 
 def test_paytable_check_json_has_no_side_wagers_where_none_are_offered() -> None:
-    code, out, _ = invoke("paytable", "check", str(ROOT / "config" / "paytables" / "pennsylvania.yaml"),
+    code, out, _ = invoke("paytable", "check", str(shipped_config_dir() / "paytables" / "pennsylvania.yaml"),
                           "--json")
     assert code == 0
     wagers = json.loads(out)["paytables"][0]["wagers"]

@@ -30,11 +30,12 @@ from etg.config.validation import (
 from etg.config.yaml_source import Position, parse_yaml
 from etg.core.cards import Colour
 from etg.core.paytable import Limit, Paytable, ProgressiveLevel, Violation
+from etg.places import shipped_config_dir
 
 REPO = Path(__file__).resolve().parent.parent
 BAD = Path(__file__).resolve().parent / "data" / "paytables" / "bad"
 EXPECTED: dict[str, list[str]] = yaml.safe_load((BAD / "EXPECTED.yaml").read_text("utf-8"))
-MD5 = REPO / "config" / "paytables" / "maryland-community-5.yaml"
+MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"
 
 
 # --- the broken paytables, data-driven -------------------------------------------------------
@@ -424,6 +425,17 @@ def test_cabinet_without_active_paytable(tmp_path: Path, monkeypatch: pytest.Mon
     assert str(caught.value) == "cabinet.yaml:2:1: <root>: missing required key 'active_paytable'"
 
 
-def test_default_config_dir_is_the_repository_config() -> None:
-    assert default_config_dir() == REPO / "config"
-    assert (default_config_dir() / "cabinet.yaml").is_file()
+def test_the_site_config_is_seeded_once_from_the_shipped_defaults(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "etc-etg"
+    monkeypatch.setenv("ETG_CONFIG_DIR", str(site))
+    assert default_config_dir() == site
+    shipped = shipped_config_dir()
+    assert (site / "cabinet.yaml").read_bytes() == (shipped / "cabinet.yaml").read_bytes()
+    assert sorted(p.name for p in (site / "paytables").iterdir()) == \
+        sorted(p.name for p in (shipped / "paytables").iterdir())
+    (site / "cabinet.yaml").write_text("active_paytable: paytables/pennsylvania.yaml\n")
+    (site / "paytables" / "maryland-community-3.yaml").unlink()  # withdrawn by the operator
+    assert default_config_dir() == site  # a second start copies nothing over the site's own
+    assert (site / "cabinet.yaml").read_text() == "active_paytable: paytables/pennsylvania.yaml\n"
+    assert not (site / "paytables" / "maryland-community-3.yaml").exists()

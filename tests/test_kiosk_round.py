@@ -32,7 +32,7 @@ def _seed_with_hot_spot_elsewhere() -> int:
     """A seed whose first wheel stop puts the Hot Spot on a seat without a Bonus Spin wager."""
     from etg.config.loader import load_paytable
 
-    bonus = load_paytable(k.ROOT / "config/paytables/maryland-community-5.yaml").paytable.bonus_spin
+    bonus = load_paytable(k.shipped_config_dir() / "paytables/maryland-community-5.yaml").paytable.bonus_spin
     assert bonus is not None
     return next(seed for seed in range(100)
                 if draw_stops(bonus, 6, SeededSource(seed)).seat not in (1, 2))

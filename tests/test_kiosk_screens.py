@@ -14,6 +14,7 @@ import pytest
 from etg.config.loader import load_paytable
 from etg.core.commands import CashIn
 from etg.core.state import Phase
+from etg.places import shipped_config_dir
 from etg.ui.input import MIN_TARGET
 from etg.ui.layout import TableLayout
 from tests import kiosk_support as k
@@ -68,7 +69,7 @@ def test_after_a_power_loss_the_screen_shows_the_round_where_it_was(tmp_path: Pa
     again.table.ledger.close()
 
 
-@pytest.mark.parametrize("paytable", sorted(p.name for p in (k.ROOT / "config/paytables")
+@pytest.mark.parametrize("paytable", sorted(p.name for p in (shipped_config_dir() / "paytables")
                                             .glob("*.yaml")))
 def test_every_touch_target_is_a_finger_wide_and_none_overlap(paytable: str,
                                                               tmp_path: Path) -> None:
@@ -86,7 +87,7 @@ def test_every_touch_target_is_a_finger_wide_and_none_overlap(paytable: str,
     for i, rect in enumerate(rects):
         others = rects[:i] + rects[i + 1:]
         assert rect.collidelist(others) == -1, buttons[i].tag
-    layout = TableLayout.for_paytable(load_paytable(k.ROOT / "config/paytables" / paytable)
+    layout = TableLayout.for_paytable(load_paytable(shipped_config_dir() / "paytables" / paytable)
                                       .paytable)
     assert all(value % app.table.state.paytable.unit_cents == 0 for value in layout.chip_values)
     app.table.ledger.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +27,9 @@ from etg.core.paytable import (
     WarForm,
     WheelSegment,
 )
+from etg.places import shipped_config_dir
 
-CONFIG = Path(__file__).resolve().parent.parent / "config"
+CONFIG = shipped_config_dir()
 PAYTABLES = CONFIG / "paytables"
 
 MD_PAYOUTS = Payouts(initial=Odds(1, 1), tie=Odds(10, 1), war=Odds(1, 1), war_tie=Odds(2, 1))

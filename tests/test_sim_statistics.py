@@ -14,8 +14,9 @@ from etg.config.loader import load_paytable
 from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
 from etg.math.exact import main_game_figures
 from etg.math.vector_sim import simulate_main_game
+from etg.places import shipped_config_dir
 
-PAYTABLES = Path(__file__).resolve().parent.parent / "config" / "paytables"
+PAYTABLES = shipped_config_dir() / "paytables"
 FIGURES = MAIN_FIGURES
 
 

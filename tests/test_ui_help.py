@@ -20,6 +20,7 @@ from etg.config.loader import load_paytable
 from etg.core.money import format_cents
 from etg.core.paytable import Decision, PayoutHand, Paytable, ProgressiveLevel
 from etg.core.progressive import MeterState
+from etg.places import shipped_config_dir
 from etg.ui.app import App
 from etg.ui.attract import AttractScene
 from etg.ui.help import (
@@ -33,7 +34,6 @@ from etg.ui.help import (
 )
 from etg.ui.scene import Scene
 from tests.kiosk_support import (
-    ROOT,
     config_copy,
     make_app,
     not_blank,
@@ -42,7 +42,7 @@ from tests.kiosk_support import (
     type_keys,
 )
 
-PAYTABLES = ROOT / "config" / "paytables"
+PAYTABLES = shipped_config_dir() / "paytables"
 SHIPPED = sorted(p.name for p in PAYTABLES.glob("*.yaml"))
 HAS_TABLE_SCENE = importlib.util.find_spec("etg.ui.table_scene") is not None
 

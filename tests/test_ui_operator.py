@@ -18,6 +18,7 @@ from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
 from etg.pin import hash_pin
+from etg.places import shipped_config_dir
 from etg.selftest import CHI_SQUARE_CRITICAL, chi_square_p_value, rng_test, shoe_test
 from etg.ui.app import App
 from etg.ui.operator import OperatorMenu, Page, open_operator_menu
@@ -391,7 +392,7 @@ def test_the_shoe_test_checks_every_card_and_the_cut_window(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from etg.core.shoe import ShoeDraw
 
-    rules = load_paytable(ROOT / "config/paytables/maryland-community-5.yaml").paytable.shoe
+    rules = load_paytable(shipped_config_dir() / "paytables/maryland-community-5.yaml").paytable.shoe
     assert shoe_test(rules, SeededSource(4)).passed
     low, high = rules.cut_window()
     bad = ShoeDraw(tuple([0] * 2 + list(range(2, rules.cards))), high + 1)

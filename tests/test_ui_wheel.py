@@ -10,7 +10,6 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import math
 from collections.abc import Iterator
 from itertools import pairwise, product
-from pathlib import Path
 
 import pygame
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from etg.config.loader import load_paytable
 from etg.core.paytable import BonusSpin, ProgressiveLevel
 from etg.core.wheel import WheelStops
+from etg.places import shipped_config_dir
 from etg.ui import theme
 from etg.ui.wheel import (
     CELEBRATION_S,
@@ -46,7 +46,7 @@ def _pygame() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def bonus() -> BonusSpin:
-    paytable = load_paytable(Path("config/paytables/maryland-community-5.yaml")).paytable
+    paytable = load_paytable(shipped_config_dir() / "paytables" / "maryland-community-5.yaml").paytable
     assert paytable.bonus_spin is not None
     return paytable.bonus_spin
 

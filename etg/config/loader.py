@@ -10,15 +10,16 @@ dataclass, then the domain rules). Any problem raises
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 
-import etg
 from etg.config.cabinet import Cabinet, cabinet_violations
 from etg.config.validation import validate
 from etg.config.yaml_source import read_yaml
 from etg.core.paytable import Paytable, rule_violations
+from etg.places import shipped_config_dir, site_config_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +54,26 @@ def load_cabinet(path: str | PathLike[str]) -> Cabinet:
 
 
 def default_config_dir() -> Path:
-    """The shipped ``config/`` directory (``cabinet.yaml``, ``paytables/``).
+    """The cabinet's site configuration directory, seeded from the shipped defaults.
 
-    In a source checkout or an editable install it is ``config/`` beside the
-    ``etg`` package. A build that cannot ship a directory beside the package
-    puts a copy in ``etg/_config`` instead, which is used when the first does
-    not exist. Neither is checked further: loading reports a missing file.
+    ``ETG_CONFIG_DIR`` or the platform's per-user configuration directory (see
+    :mod:`etg.places`). At the first start it gets a copy of the shipped
+    ``cabinet.yaml`` and ``paytables/``; what is there already is never
+    overwritten, so the technician's settings and PIN hashes stay.
     """
-    package = Path(etg.__file__).resolve().parent
-    beside = package.parent / "config"
-    return beside if beside.is_dir() else package / "_config"
+    return seed_site_config(site_config_dir())
+
+
+def seed_site_config(folder: Path) -> Path:
+    """Copy the shipped defaults into ``folder`` where they are missing; returns ``folder``."""
+    shipped = shipped_config_dir()
+    if (folder / "cabinet.yaml").exists():
+        return folder
+    folder.mkdir(parents=True, exist_ok=True, mode=0o750)
+    for source in sorted(shipped.rglob("*")):
+        target = folder / source.relative_to(shipped)
+        if source.is_dir():
+            target.mkdir(exist_ok=True)
+        elif not target.exists():
+            shutil.copyfile(source, target)
+    return folder

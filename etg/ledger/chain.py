@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
+from etg.places import site_config_dir
 
 GENESIS = bytes(32)
 """The "previous hash" of entry 1."""
@@ -41,7 +41,7 @@ class LedgerKeyError(RuntimeError):
 
 def default_key_path() -> Path:
     """The cabinet's ledger key in the site configuration directory (never inside the program)."""
-    return Path(platformdirs.user_config_dir("etg", appauthor=False)) / "keys" / "ledger.key"
+    return site_config_dir() / "keys" / "ledger.key"
 
 
 def load_key(path: Path) -> bytes:

@@ -43,7 +43,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from sqlite_utils import Database, Migrations
 
 from etg.core.commands import Command
@@ -53,6 +52,7 @@ from etg.ledger import chain
 from etg.ledger.chain import GENESIS, Anchor, canonical, link
 from etg.ledger.codec import dump_command, dump_event, dump_state, load_state
 from etg.ledger.meters import log_meters
+from etg.places import data_dir
 
 APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
 _HEADER = b"SQLite format 3\x00"
@@ -95,8 +95,7 @@ def default_path(demo_of: str | None = None) -> Path:
     ``md-community-5-e87bf504``): it never touches the cabinet's meters, and an
     edited paytable starts a fresh demo instead of tilting the old one.
     """
-    folder = Path(platformdirs.user_data_dir("etg", appauthor=False))
-    return folder / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
+    return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
 
 
 def now() -> str:

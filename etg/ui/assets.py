@@ -1,21 +1,21 @@
 """Bundled fonts and images (SPEC §6: no system fonts), found wherever the game runs.
 
-The ``assets/`` directory sits beside the package in a checkout or an
-editable install, and beside the executable in a PyInstaller onedir build
-(``sys._MEIPASS``); ``ETG_ASSETS`` overrides both. Fonts and rendered text
+The assets are package data (``etg/data/assets``, see :mod:`etg.places`),
+found the same way in a checkout, an installed wheel and a PyInstaller onedir
+build; ``ETG_ASSETS`` overrides them. Fonts and rendered text
 are cached: a frame re-uses the surfaces of the frame before, which is what
 keeps the busiest scene inside its frame budget (SPEC §11).
 """
 
 from __future__ import annotations
 
-import os
-import sys
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
 import pygame
+
+from etg import places
 
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 
@@ -30,14 +30,8 @@ class Style(Enum):
 
 
 def assets_dir() -> Path:
-    """The directory holding ``fonts/`` and ``images/``."""
-    override = os.environ.get("ETG_ASSETS")
-    if override:
-        return Path(override)
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen is not None:
-        return Path(frozen) / "assets"
-    return Path(__file__).resolve().parents[2] / "assets"
+    """The directory holding ``fonts/`` (package data; ``ETG_ASSETS`` overrides)."""
+    return places.assets_dir()
 
 
 def missing_assets() -> list[str]:
