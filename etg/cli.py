@@ -654,6 +654,7 @@ BENCH_KEYS: dict[str, Any] = {
     "sim_rounds_per_s": None,
     "engine_rounds_per_s": None,
     "cold_start_s": None,
+    "cold_start_source_s": None,
 }
 
 
