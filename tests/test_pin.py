@@ -15,15 +15,15 @@ from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value, yaml_sca
 from etg.config.loader import load_cabinet
 from etg.config.problems import ConfigError
 from etg.pin import ITERATIONS, PinRole, hash_pin, pin_problem, verify_pin
+from etg.places import shipped_config_dir
 
-ROOT = Path(__file__).resolve().parent.parent
 STORED = re.compile(r"pbkdf2_sha256\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})")
 
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     target = tmp_path / "config"
-    shutil.copytree(ROOT / "config", target)
+    shutil.copytree(shipped_config_dir(), target)
     return target
 
 

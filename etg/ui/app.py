@@ -11,6 +11,7 @@ headless, so a headless run draws exactly what a person would have seen.
 from __future__ import annotations
 
 import gc
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +37,8 @@ from etg.ui.scene import Scene
 if TYPE_CHECKING:
     from etg.ui.demo import DemoDirector
 from etg.ui.widgets import button_at, draw_panel, draw_text
+
+log = logging.getLogger("etg.kiosk")
 
 FPS = 60
 FRAME_S = 1 / FPS
@@ -161,6 +164,7 @@ class App:
             self.table.send(command, actor=who)
         except (Refused, TableTilted) as refusal:
             message = refusal.message if isinstance(refusal, Refused) else str(refusal)
+            log.info("refused %s from %s: %s", type(command).__name__, who, message)
             if not quiet:
                 self.notify(message)
             return message
