@@ -303,10 +303,15 @@ def test_tilt_acknowledge_clears_a_real_tilt(tmp_path: Path) -> None:
     tap(app, "tab:tilt")
     assert any(text.startswith("meters: meters row (md-community-5, seat 1, coin_in.initial)")
                for text in _texts(app))
+    set_cabinet_value(app.cabinet_file, "supervisor_pin_hash", hash_pin("8642"))
     tap(app, "tilt:ack")
+    assert app.table.tilted  # the operator's own PIN is not enough: a supervisor clears a tilt
+    type_keys(app, "1111\n")
+    assert app.table.tilted
+    type_keys(app, "8642\n")
     assert not app.table.tilted
     cleared = _log(app, "tilt_cleared")[-1]
-    assert cleared["actor"] == "operator"
+    assert cleared["actor"] == "supervisor"
     assert _menu_actions(app)[-1]["action"] == "acknowledge_tilt"
     assert not button(app, "tilt:ack").enabled
     assert "NO TILT" in _texts(app)

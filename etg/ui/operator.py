@@ -302,10 +302,15 @@ class OperatorMenu(Scene):
         self._load()
 
     def _acknowledge(self) -> None:
+        """A tilt is cleared by a supervisor (SPEC §5): the supervisor's PIN, then the clear."""
+        require_pin(self.app, PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  ACKNOWLEDGE TILT",
+                    self._acknowledged)
+
+    def _acknowledged(self) -> None:
         table = self.app.table
         message = table.tilt.message if table.tilt is not None else None
         try:
-            table.acknowledge_tilt(ACTOR)
+            table.acknowledge_tilt(PinRole.SUPERVISOR.value)
         except TableTilted as fault:
             self.app.notify(str(fault))
         else:
