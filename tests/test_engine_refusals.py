@@ -153,7 +153,7 @@ CASES: list[tuple[str, object, Command, Reason, str]] = [
     ("void between rounds", lambda: table(maryland()), Void("dealer error"), Reason.WRONG_PHASE,
      "there is no round in progress to void"),
     ("cash out with wagers in play", closed, CashOut(1), Reason.ROUND_IN_PROGRESS,
-     "seat 1 has wagers in play; cash out after the round"),
+     "seat 1 has wagers in this round; cash out after the round (a void would return them)"),
     ("cash out nothing", lambda: table(maryland(), credits=0), CashOut(1), Reason.NO_CREDITS,
      "seat 1 has no credits"),
     ("cash in nothing", betting, CashIn(1, 0), Reason.NOT_POSITIVE,

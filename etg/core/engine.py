@@ -193,9 +193,12 @@ def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, list[Event]]:
     amount = s.credits[c.seat - 1]
     if amount <= 0:
         raise Refused(Reason.NO_CREDITS, f"seat {c.seat} has no credits")
-    if s.phase in VOIDABLE and _seat_total(s, c.seat):
+    # MD Ch. 11: a void returns every wager of the round and takes back what it paid, so a
+    # seat with any stake in the round in progress keeps its credits until the round is over.
+    if s.phase in VOIDABLE and (_seat_total(s, c.seat) or s.round.staked[c.seat - 1]):
         raise Refused(Reason.ROUND_IN_PROGRESS,
-                      f"seat {c.seat} has wagers in play; cash out after the round")
+                      f"seat {c.seat} has wagers in this round; cash out after the round "
+                      f"(a void would return them)")
     return evolve(s, credits=_add(s.credits, c.seat, -amount)), [CreditsOut(c.seat, amount)]
 
 
