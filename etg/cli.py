@@ -99,6 +99,7 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     if seed is not None and not demo:
         _refuse("etg run: --seed is for demo play only (--demo); real play draws from the "
                 "CSPRNG")
+    _logging("run", fault_file=True)
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
@@ -161,6 +162,7 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     from etg.ledger.store import LedgerKind
     from etg.table import TableTilted
 
+    _logging("autoplay")
     loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
     with _writer_lock(db_path):
         table = _open_table(db_path, loaded, seed, LedgerKind.TEST)
@@ -406,6 +408,7 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     from etg.ledger.verify import active_tilts
     from etg.pin import PinRole, verify_pin
 
+    _logging("acknowledge")
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
     if stored is None:
@@ -701,6 +704,24 @@ def _load_or_exit(path: Path) -> LoadedPaytable:
 def _active_paytable(config_dir: Path | None) -> LoadedPaytable:
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     return _load_or_exit(_cabinet_or_exit(cabinet_file).paytable_path(cabinet_file))
+
+
+def _logging(program: str, fault_file: bool = False) -> None:
+    """The log file in the data directory; the kiosk also keeps warnings on stderr.
+
+    Other commands print their own one line on a fault, so only a crash reaches
+    their stderr through the log.
+    """
+    import logging
+
+    from etg import logsetup
+    from etg.places import data_dir
+
+    try:
+        logsetup.configure(data_dir(), program=program, fault_file=fault_file,
+                           stderr_level=logging.WARNING if fault_file else logging.CRITICAL)
+    except OSError as error:
+        click.echo(f"etg {program}: no log file ({error.strerror or error}); going on", err=True)
 
 
 def _refuse(message: str, code: int = INVALID) -> NoReturn:
