@@ -31,6 +31,15 @@ def play(table: Table, rounds: int, seed: int = 1) -> None:
         driver.play_round(table.state)
 
 
+def played_ledger(folder: Path, rounds: int = 3, name: str = "ledger.db") -> Path:
+    """A ledger in ``folder`` on which the standard bots played ``rounds``, shut down cleanly."""
+    db = folder / name
+    table = open_table(db)
+    play(table, rounds)
+    table.close()
+    return db
+
+
 def rebuilt_state(db: Path) -> TableState:
     """The state a restart would rebuild, read without writing anything."""
     ledger = Ledger.open_readonly(db)

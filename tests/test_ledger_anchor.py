@@ -17,15 +17,7 @@ from click.testing import CliRunner
 from etg.cli import main
 from etg.ledger.chain import anchor_path, default_key_path
 from etg.ledger.store import Ledger, LedgerError
-from tests.ledger_support import open_table, play
-
-
-def _ledger(folder: Path, rounds: int = 3) -> Path:
-    db = folder / "ledger.db"
-    table = open_table(db)
-    play(table, rounds)
-    table.close()
-    return db
+from tests.ledger_support import open_table, play, played_ledger
 
 
 def _verify(db: Path) -> tuple[int, str]:
@@ -34,7 +26,7 @@ def _verify(db: Path) -> tuple[int, str]:
 
 
 def test_a_new_ledger_has_a_signed_anchor_and_a_private_key(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     anchor = anchor_path(db).read_text()
     ledger = Ledger.open_readonly(db)
     seq, head = ledger.head
@@ -45,7 +37,7 @@ def test_a_new_ledger_has_a_signed_anchor_and_a_private_key(tmp_path: Path) -> N
 
 
 def test_a_restored_older_copy_tilts_until_a_supervisor_accepts_it(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     backup = tmp_path / "backup.db"
     shutil.copy(db, backup)  # last week's copy, taken while the kiosk was off
     table = open_table(db)
@@ -65,7 +57,7 @@ def test_a_restored_older_copy_tilts_until_a_supervisor_accepts_it(tmp_path: Pat
 
 
 def test_a_truncated_file_is_refused_or_tilts_and_is_never_replaced(tmp_path: Path) -> None:
-    db = _ledger(tmp_path, rounds=6)
+    db = played_ledger(tmp_path, rounds=6)
     data = db.read_bytes()
     db.write_bytes(data[: len(data) // 2])
     code, output = _verify(db)
@@ -82,7 +74,7 @@ def test_a_truncated_file_is_refused_or_tilts_and_is_never_replaced(tmp_path: Pa
 
 
 def test_a_zero_byte_file_is_refused_and_stays_as_it_is(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     db.write_bytes(b"")
     code, output = _verify(db)
     assert code == 2
@@ -94,7 +86,7 @@ def test_a_zero_byte_file_is_refused_and_stays_as_it_is(tmp_path: Path) -> None:
 
 
 def test_a_missing_file_with_an_anchor_is_not_re_created(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     db.unlink()
     with pytest.raises(LedgerError, match="the ledger file is missing, but its anchor"):
         Ledger.open(db)
@@ -124,8 +116,8 @@ def test_a_lost_wal_loses_the_last_rounds_and_tilts(tmp_path: Path) -> None:
 def test_another_ledgers_file_in_its_place_is_swapped(tmp_path: Path) -> None:
     (tmp_path / "ours").mkdir()
     (tmp_path / "theirs").mkdir()
-    ours = _ledger(tmp_path / "ours")
-    theirs = _ledger(tmp_path / "theirs", rounds=5)
+    ours = played_ledger(tmp_path / "ours")
+    theirs = played_ledger(tmp_path / "theirs", rounds=5)
     shutil.copy(theirs, ours)
     code, output = _verify(ours)
     assert code == 1 and "is not the one its anchor records (swapped)" in output
@@ -135,7 +127,7 @@ def test_another_ledgers_file_in_its_place_is_swapped(tmp_path: Path) -> None:
 
 
 def test_an_edited_anchor_is_refused_by_its_signature(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     path = anchor_path(db)
     path.write_text(path.read_text().replace('"rounds":3', '"rounds":2'))
     code, output = _verify(db)
@@ -143,7 +135,7 @@ def test_an_edited_anchor_is_refused_by_its_signature(tmp_path: Path) -> None:
 
 
 def test_verify_leaves_a_quiet_ledger_byte_for_byte_as_it_was(tmp_path: Path) -> None:
-    db = _ledger(tmp_path)
+    db = played_ledger(tmp_path)
     before = db.read_bytes(), anchor_path(db).read_bytes()
     for args in (["verify"], ["verify", "--full"], ["tilts"], ["recall"], ["meters"],
                  ["export", "--format", "csv"]):

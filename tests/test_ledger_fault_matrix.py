@@ -27,7 +27,7 @@ from etg.core.commands import BetKind, Deal, OpenBets, PlaceWager
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
 from etg.table import TableTilted
-from tests.ledger_support import MD5, open_table, play, rebuilt_state
+from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
 
 ETG = [sys.executable, "-m", "etg"]
 
@@ -43,14 +43,6 @@ def etg(*args: str, limit: int | None = None) -> subprocess.CompletedProcess[str
                           preexec_fn=limits)
     assert "Traceback" not in done.stderr, done.stderr
     return done
-
-
-def _played(tmp_path: Path, rounds: int = 3) -> Path:
-    db = tmp_path / "ledger.db"
-    table = open_table(db)
-    play(table, rounds)
-    table.close()
-    return db
 
 
 def test_a_full_disk_stops_play_with_a_tilt_and_loses_nothing(tmp_path: Path) -> None:
@@ -100,7 +92,7 @@ def read_only(folder: Path) -> Iterator[None]:
 def test_a_read_only_file_and_folder_is_one_line_and_the_ledger_stays(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
-    db = _played(folder)
+    db = played_ledger(folder)
     before = rebuilt_state(db)
     with read_only(folder):
         done = etg("autoplay", "--db", str(db), "--rounds", "10", "--paytable", str(MD5))
@@ -150,7 +142,7 @@ def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
 
 def test_overwritten_pages_tilt_or_are_refused_and_restored_bytes_lose_nothing(
         tmp_path: Path) -> None:
-    db = _played(tmp_path, rounds=8)
+    db = played_ledger(tmp_path, rounds=8)
     before = rebuilt_state(db)
     good = db.read_bytes()
     page = 4096
@@ -172,7 +164,7 @@ def test_overwritten_pages_tilt_or_are_refused_and_restored_bytes_lose_nothing(
 
 
 def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    db = _played(tmp_path, rounds=1)
+    db = played_ledger(tmp_path, rounds=1)
     conn = sqlite3.connect(db)
     conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
                  "VALUES ('etg-ledger', '0004_from_the_future', '2030-01-01')")
@@ -191,7 +183,7 @@ def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_a_command_that_does_not_replay_tilts_and_names_it(tmp_path: Path) -> None:
-    db = _played(tmp_path, rounds=2)
+    db = played_ledger(tmp_path, rounds=2)
     ledger = Ledger.open(db)
     with ledger.atomic():  # a row the program itself would never write: Deal while idle
         seq = ledger.append_command(3, Deal(), "dealer", [], "2026-11-24T00:00:00+00:00")

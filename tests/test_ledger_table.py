@@ -26,7 +26,7 @@ from etg.ledger.codec import dump_event
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
 from etg.table import TableTilted
-from tests.ledger_support import MD5, open_table, play, rebuilt_state
+from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
 
 
 def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path) -> None:
@@ -123,11 +123,7 @@ def test_ledger_verify_is_clean_after_play(tmp_path: Path) -> None:
 # --- tampering ------------------------------------------------------------------------------
 
 def _played_ledger(tmp_path: Path, rounds: int = 12) -> Path:
-    db = tmp_path / "l.db"
-    table = open_table(db)
-    play(table, rounds)
-    table.close()
-    return db
+    return played_ledger(tmp_path, rounds, name="l.db")
 
 
 def _tamper(db: Path, *statements: str) -> None:
