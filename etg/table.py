@@ -256,6 +256,10 @@ class Table:
 
         self._write(clear)
 
+    def fault(self, error: BaseException) -> None:
+        """A storage fault met outside :meth:`send` (a screen reading the ledger): a tilt."""
+        self._tilt_on(Problem("storage", _fault_text(error)))
+
     def note_pins(self, hashes: dict[str, str | None]) -> None:
         """Put a change of any role's PIN on record: a fingerprint of its stored hash, never a PIN.
 

@@ -194,3 +194,22 @@ def test_a_command_that_does_not_replay_tilts_and_names_it(tmp_path: Path) -> No
     table = open_table(db)
     assert table.tilt is not None and f"journal entry {seq} (Deal)" in table.tilt.message
     table.ledger.close()
+
+
+def test_a_screen_whose_ledger_read_fails_tilts_instead_of_crashing(tmp_path: Path) -> None:
+    from etg.ui.scene import Scene
+    from tests.kiosk_support import make_app
+
+    class Meters(Scene):
+        """A screen that reads the ledger every frame, as the operator's meters page does."""
+
+        def update(self, now: float) -> None:
+            self.app.table.ledger.meters()
+
+    app = make_app(tmp_path, base=Meters)
+    app.options.frames = 5
+    app.table.ledger.conn.close()  # the database handle is gone under the running kiosk
+    app.run()
+    assert app.table.tilt is not None
+    assert app.table.tilt.problems[0].check == "storage"
+    assert "the ledger failed" in app.table.tilt.message

@@ -27,7 +27,7 @@ from etg.core.events import Event, RoundComplete, RoundVoided
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.refusal import Refused
 from etg.core.state import TableState
-from etg.table import Table, TableTilted
+from etg.table import STORAGE_FAULTS, Table, TableTilted
 from etg.timekeeper import Timekeeper
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL, Viewport
@@ -239,7 +239,13 @@ class App:
             else:
                 dt = min(clock.tick(FPS) / 1000, 0.1)
                 draw = True
-            self.frame(dt, draw)
+            try:
+                self.frame(dt, draw)
+            except STORAGE_FAULTS as fault:  # a read the ledger could not serve: a tilt
+                if self.table.tilt is None:
+                    self.table.fault(fault)
+                if self.frames == self.options.frames:
+                    self.quit_requested = True
 
     @staticmethod
     def ready() -> None:
