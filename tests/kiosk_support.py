@@ -112,12 +112,25 @@ def tap(app: App, tag: str) -> None:
     """Tap the centre of the top scene's button ``tag`` with the mouse."""
     x, y, w, h = button(app, tag).rect
     tap_at(app, x + w / 2, y + h / 2)
+    settle_pin(app)
 
 
 def type_keys(app: App, keys: str) -> None:
+    """Type on the keyboard; a PIN sent with Enter is waited for (it is checked off the frame)."""
     for char in keys:
         key = pygame.key.key_code(char) if char not in "\r\n" else pygame.K_RETURN
         app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0))
+        settle_pin(app)
+
+
+def settle_pin(app: App) -> None:
+    """Wait for a PIN pad's check in flight and let the pad act on the answer."""
+    from etg.ui.pinpad import PinPad
+
+    for scene in list(app.stack):
+        if isinstance(scene, PinPad) and scene.checking is not None:
+            scene.checking.result(timeout=30)
+            scene.update(app.now)
 
 
 def not_blank(surface: pygame.Surface) -> bool:
