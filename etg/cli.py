@@ -122,6 +122,7 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         clean = False
         table.note_pins({"operator": cabinet.operator_pin_hash,
                          "supervisor": cabinet.supervisor_pin_hash})
+        check_software(table)
         try:
             run_kiosk(table, cabinet, cabinet_file, options)
             clean = True
@@ -135,6 +136,43 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
                 table.close()
             else:
                 table.ledger.close()  # a crash is not a shutdown: the next start says so
+
+
+# --- etg verify -------------------------------------------------------------------------
+
+@main.command("verify")
+@click.option("--bundle", type=click.Path(file_okay=False, path_type=Path),
+              help="A onedir build to check (default: this program, when it is frozen).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def verify_software(bundle: Path | None, as_json: bool) -> None:
+    """The software manifest's digest and version, and the files checked against it."""
+    from etg.release.manifest import (
+        MANIFEST_NAME,
+        frozen_bundle,
+        manifest_digest,
+        manifest_version,
+        verify_bundle,
+    )
+
+    bundle = bundle or frozen_bundle()
+    if bundle is None:
+        click.echo("etg verify: a source install has no software manifest (only a release "
+                   "build does)")
+        return
+    manifest = bundle / MANIFEST_NAME
+    problems = verify_bundle(bundle)
+    digest = manifest_digest(manifest) if manifest.is_file() else None
+    version = manifest_version(manifest) if manifest.is_file() else None
+    if as_json:
+        click.echo(json.dumps({"manifest": str(manifest), "sha256": digest, "version": version,
+                               "problems": problems}, indent=2))
+    else:
+        click.echo(f"manifest {manifest}\nversion {version}\nsha256 {digest}")
+        for line in problems:
+            click.echo(f"{bundle}: {line}")
+        click.echo("all files match" if not problems else f"{len(problems)} files differ")
+    if problems:
+        sys.exit(1)
 
 
 # --- etg pin ------------------------------------------------------------------------------
@@ -219,6 +257,16 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
         table.close()
         sys.exit(1)
     return table
+
+
+def check_software(table: Table, bundle: Path | None = None) -> None:
+    """A frozen program checks its own files against its manifest; a difference tilts."""
+    from etg.ledger.store import Problem
+    from etg.release.manifest import frozen_bundle, verify_bundle
+
+    bundle = bundle or frozen_bundle()
+    if bundle is not None:
+        table.tilt_for([Problem("software", line) for line in verify_bundle(bundle)])
 
 
 def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:

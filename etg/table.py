@@ -256,6 +256,11 @@ class Table:
 
         self._write(clear)
 
+    def tilt_for(self, problems: list[Problem]) -> None:
+        """Problems found outside the ledger (the program's own files): each one a tilt."""
+        for problem in problems:
+            self._tilt_on(problem)
+
     def fault(self, error: BaseException) -> None:
         """A storage fault met outside :meth:`send` (a screen reading the ledger): a tilt."""
         self._tilt_on(Problem("storage", _fault_text(error)))

@@ -1,0 +1,1 @@
+"""The release: the software manifest a test lab compares, and its check at start-up."""
