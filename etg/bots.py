@@ -96,6 +96,28 @@ def standard_bots(paytable: Paytable) -> tuple[Bot, ...]:
             Bot(2, (2,), unit_bet, 0, Decision.SURRENDER, bonus_spin=min(bonus)))
 
 
+def busiest_bots(paytable: Paytable) -> tuple[Bot, ...]:
+    """Every seat plays every wager the paytable offers: SPEC §11's engine workload.
+
+    Seat ``s`` plays the minimum Initial and Tie Wagers on spot ``(s - 1) % spots + 1``
+    (its own hand on a per-seat layout), the Progressive Payout Wager there and a
+    Bonus Spin wager, the denominations taken in turn. Odd seats go to War, with
+    the War-deal Tie Wager where offered; even seats surrender.
+    """
+    limits = paytable.limits
+    payout = paytable.progressive_payout.wager_cents if paytable.progressive_payout else 0
+    bonus = paytable.bonus_spin.denominations_cents if paytable.bonus_spin else (0,)
+    bots: list[Bot] = []
+    for seat in range(1, paytable.seats + 1):
+        war = seat % 2 == 1
+        bots.append(Bot(
+            seat, ((seat - 1) % paytable.spot_count + 1,), limits.initial.min_cents,
+            limits.tie.min_cents, Decision.WAR if war else Decision.SURRENDER,
+            war_tie=limits.tie.min_cents if war and paytable.war_tie_wager else 0,
+            progressive_payout=payout, bonus_spin=bonus[(seat - 1) % len(bonus)]))
+    return tuple(bots)
+
+
 def dealer_command(state: TableState, source: RandomSource) -> Command:
     """The dealer's next command (see :func:`etg.core.flow.dealer_next`), draws included."""
     action = dealer_next(state)
