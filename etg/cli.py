@@ -175,6 +175,29 @@ def verify_software(bundle: Path | None, as_json: bool) -> None:
         sys.exit(1)
 
 
+# --- etg smoke-test -------------------------------------------------------------------------
+
+@main.command("smoke-test")
+def smoke_test() -> None:
+    """Check an installed or frozen build: its files, assets, paytables, a ledger, a few frames.
+
+    Nothing of the cabinet's is touched: the ledger and key it makes live in a
+    temporary directory. Exit 0 when every check passes, 1 otherwise.
+    """
+    from etg.release.smoke import CheckResult, run_smoke_test
+
+    def report(result: CheckResult) -> None:
+        click.echo(f"{'ok  ' if result.ok else 'FAIL'}  {result.name}: {result.detail}")
+
+    results = run_smoke_test(report)
+    failed = [r.name for r in results if not r.ok]
+    if failed:
+        click.echo(f"etg smoke-test: {len(failed)} of {len(results)} checks failed "
+                   f"({', '.join(failed)})")
+        sys.exit(1)
+    click.echo(f"etg smoke-test: all {len(results)} checks pass")
+
+
 # --- etg pin ------------------------------------------------------------------------------
 
 main.add_command(pin)
