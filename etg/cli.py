@@ -99,6 +99,9 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     if seed is not None and not demo:
         _refuse("etg run: --seed is for demo play only (--demo); real play draws from the "
                 "CSPRNG")
+    if headless and not demo:
+        _refuse("etg run: --headless shows the table to nobody, so no dealer or player could "
+                "act; add --demo (bots deal and play), or use etg autoplay")
     _logging("run", fault_file=True)
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
@@ -129,7 +132,7 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         except NoDisplay as error:
             clean = True
             click.echo(f"etg run: no display to open a window on ({error}); "
-                       f"use --headless to run without one", err=True)
+                       f"use --headless --demo to run without one", err=True)
             sys.exit(INVALID)
         finally:
             if clean:

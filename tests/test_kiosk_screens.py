@@ -106,6 +106,32 @@ def test_without_a_display_run_says_to_use_headless(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_with_no_screen_at_all_sdl_does_not_fall_back_to_drawing_nowhere(tmp_path: Path) -> None:
+    # No DISPLAY, no Wayland, no SDL_VIDEODRIVER: SDL would pick its offscreen driver and the
+    # kiosk would run forever showing nothing. It must say so in one line, at once (SPEC §6).
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    db = tmp_path / "t.db"
+    result = subprocess.run([sys.executable, "-m", "etg", "run", "--windowed", "--demo",
+                             "--db", str(db)], capture_output=True, text=True, env=env,
+                            timeout=5, check=False)  # the bound: exit within 5 s
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "etg run: no display to open a window on (SDL found no screen and fell back to its "
+        "offscreen driver); use --headless --demo to run without one"]
+
+
+def test_headless_without_demo_is_refused_in_one_line(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "etg", "run", "--headless",
+                             "--db", str(tmp_path / "t.db")],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 2
+    assert result.stderr == ("etg run: --headless shows the table to nobody, so no dealer or "
+                             "player could act; add --demo (bots deal and play), or use etg "
+                             "autoplay\n")
+    assert not (tmp_path / "t.db").exists()
+
+
 def test_headless_run_from_the_command_line(tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     result = subprocess.run(

@@ -67,7 +67,7 @@ def test_the_real_kiosk_refuses_a_test_ledger_and_demo_refuses_a_real_one(
         tmp_path: Path) -> None:
     test_db = tmp_path / "test.db"
     open_table(test_db).close()
-    code, output = _run("run", "--headless", "--rounds", "1", "--db", str(test_db))
+    code, output = _run("run", "--rounds", "1", "--db", str(test_db))
     assert code == 2
     assert output.strip() == (f"{test_db}: a test ledger; the real kiosk plays only on a real "
                               f"ledger (demo play: --demo)")

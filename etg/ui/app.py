@@ -10,10 +10,12 @@ headless, so a headless run draws exactly what a person would have seen.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -104,10 +106,12 @@ def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
-        pygame.display.init()
+        with _sdl_stderr_to_log():
+            pygame.display.init()
         pygame.font.init()
         if options.headless:
             return pygame.display.set_mode(LOGICAL)
+        _require_a_screen()
         display = cabinet.display
         if options.windowed or not display.fullscreen:
             return pygame.display.set_mode((display.width, display.height), pygame.RESIZABLE,
@@ -117,6 +121,48 @@ def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
         return window
     except pygame.error as error:
         raise NoDisplay(str(error)) from error
+
+
+def _require_a_screen() -> None:
+    """Refuse SDL's silent fallback: with no screen it picks a driver that draws nowhere.
+
+    Without ``DISPLAY`` (or Wayland, or a console it may use) SDL falls back to
+    its ``offscreen`` driver, and a kiosk would run forever showing nothing to
+    anybody. Only a driver asked for by name (``SDL_VIDEODRIVER``, as the tests
+    and ``--headless`` do) may be one that draws nowhere.
+    """
+    driver = pygame.display.get_driver()
+    if driver in _NOWHERE and os.environ.get("SDL_VIDEODRIVER", "").lower() != driver:
+        raise NoDisplay(f"SDL found no screen and fell back to its {driver} driver")
+
+
+_NOWHERE = frozenset({"offscreen", "dummy"})
+
+
+@contextlib.contextmanager
+def _sdl_stderr_to_log() -> Iterator[None]:
+    """What SDL's C code prints while it probes for a screen goes to the log, not the console.
+
+    Probing for Wayland without a session prints "XDG_RUNTIME_DIR is invalid"
+    straight to file descriptor 2, which would bury the one line a technician
+    needs (SPEC §6). The text is kept in the log.
+    """
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to keep clean
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read().decode(errors="replace").strip()
+            if text:
+                log.info("SDL while opening the display: %s", text)
 
 
 class App:
