@@ -567,20 +567,90 @@ def ledger_meters(db_path: Path, as_json: bool) -> None:
 
 @ledger.command("export")
 @_db_option
-@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), required=True)
-def ledger_export(db_path: Path, fmt: str) -> None:
-    """Export the hand ledger (and with json the event log) for audit, to standard output."""
-    from etg.ledger.export import export_csv, export_json
+@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl", "json"]), required=True,
+              help="csv: one row per settled wager and award; jsonl: every round record and "
+                   "event-log entry, one per line, in chain order; json: the same as one "
+                   "document.")
+@click.option("--from", "start", metavar="ROUND|DATE",
+              help="First round number, or first date (YYYY-MM-DD, UTC) or ISO time.")
+@click.option("--to", "end", metavar="ROUND|DATE",
+              help="Last round number, or last date (the whole day, UTC) or ISO time.")
+def ledger_export(db_path: Path, fmt: str, start: str | None, end: str | None) -> None:
+    """Export the hand ledger (jsonl and json: with the event log) for audit, to standard output.
 
+    Read in chunks and written as it is read: memory stays flat at any ledger size.
+    """
+    from etg.ledger.export import csv_lines, jsonl_lines
+
+    span = _span(start, end)
     store = _open_ledger(db_path)
+    out = sys.stdout
     try:
-        with store.reading():
-            records = store.rounds()
-            text = (export_csv(records) if fmt == "csv"
-                    else export_json(records, store.event_log()))
+        with store.reading(), _progress("export", enabled=True) as tick:
+            trail = _counted(store.audit_trail(span), tick, store.round_count())
+            if fmt == "csv":
+                chunks = csv_lines(item for kind, item in trail if kind == "round")
+            elif fmt == "jsonl":
+                chunks = jsonl_lines(trail)
+            else:
+                chunks = _json_document(store, span, tick)
+            for chunk in chunks:
+                out.write(chunk)
     finally:
         store.close()
-    click.echo(text, nl=False)
+    out.flush()
+
+
+def _json_document(store: Ledger, span: Any, tick: Any) -> Iterator[str]:
+    """One JSON document: the rounds, then the event log, each streamed from the same snapshot."""
+    from etg.ledger.export import json_chunks
+
+    rounds = (item for kind, item in _counted(store.audit_trail(span), tick,
+                                              store.round_count()) if kind == "round")
+    events = (item for kind, item in store.audit_trail(span) if kind == "event")
+    yield from json_chunks(rounds, events)
+
+
+def _counted(trail: Iterator[tuple[str, dict[str, Any]]], tick: Any,
+             total: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    done = 0
+    for kind, item in trail:
+        if kind == "round" and tick is not None:
+            done += 1
+            if done % 500 == 0:
+                tick(done, total)
+        yield kind, item
+
+
+def _span(start: str | None, end: str | None) -> Any:
+    """The ``--from`` / ``--to`` of an export as a :class:`etg.ledger.store.Span`."""
+    from datetime import UTC, date, datetime, timedelta
+
+    from etg.ledger.store import Span
+
+    def bound(text: str | None, upper: bool) -> tuple[int | None, str | None]:
+        if text is None:
+            return None, None
+        if text.isdigit():
+            return int(text), None
+        try:
+            day = date.fromisoformat(text)
+            moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+            return None, (moment + timedelta(days=1) if upper else moment).isoformat()
+        except ValueError:
+            pass
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            _refuse(f"etg ledger export: {'--to' if upper else '--from'} {text!r} is neither a "
+                    f"round number nor a date (YYYY-MM-DD) or ISO time")
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        moment = moment.astimezone(UTC)
+        return None, (moment + timedelta(microseconds=1) if upper else moment).isoformat()
+
+    first, since = bound(start, upper=False)
+    last, before = bound(end, upper=True)
+    return Span(first_round=first, last_round=last, since=since, before=before)
 
 
 def _open_ledger(db_path: Path) -> Ledger:

@@ -1,9 +1,12 @@
-"""Exports of the ledger for audit: the whole record as JSON, the settlements as CSV.
+"""Exports of the ledger for audit: the whole record as JSON Lines (or JSON), the settlements
+as CSV.
 
-JSON is the complete evidence: every hand ledger record and event log entry
-exactly as stored, so an auditor can recompute the hash chain and the meters
-from the file alone. CSV is what a spreadsheet needs: one row per settled
-wager or award, money in integer cents so that the sums are exact.
+JSON Lines is the complete evidence: every hand-ledger record (with its events)
+and event-log entry exactly as stored, in chain order, one per line, so an
+auditor can recompute the meters from the file alone and a tool can read it a
+line at a time. CSV is what a spreadsheet needs: one row per settled wager or
+award, money in integer cents so that the sums are exact. Every writer here is
+a generator: an export streams, whatever the ledger's size.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from etg.core.events import (
@@ -35,11 +38,44 @@ VOID_KIND = "void"
 
 def export_json(records: Iterable[dict[str, Any]], entries: Iterable[dict[str, Any]]) -> str:
     """``{"rounds": [...], "event_log": [...]}``, the records and entries as stored."""
-    document = {"rounds": list(records), "event_log": list(entries)}
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return "".join(json_chunks(records, entries))
+
+
+def json_chunks(records: Iterable[dict[str, Any]],
+                entries: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """:func:`export_json`'s text piece by piece: one record or entry in memory at a time.
+
+    The pieces join to exactly ``json.dumps({"rounds": ..., "event_log": ...}, indent=2)``.
+    """
+    yield "{\n"
+    for name, items, last in (("rounds", records, False), ("event_log", entries, True)):
+        yield f'  "{name}": ['
+        first = True
+        for item in items:
+            body = json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+            yield ("\n    " if first else ",\n    ") + body
+            first = False
+        yield ("]" if first else "\n  ]") + ("\n" if last else ",\n")
+    yield "}"
+
+
+def jsonl_lines(trail: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[str]:
+    """JSON Lines: one line per round record or event-log entry, in chain order.
+
+    Each object carries ``"type": "round"`` or ``"type": "event"`` first, then the
+    record or entry exactly as stored (a round with its events).
+    """
+    for kind, item in trail:
+        yield json.dumps({"type": kind, **item}, ensure_ascii=False,
+                         separators=(",", ":")) + "\n"
 
 
 def export_csv(records: Iterable[dict[str, Any]]) -> str:
+    """:func:`csv_lines` joined."""
+    return "".join(csv_lines(records))
+
+
+def csv_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     """One row per settled wager and award, in the order they were paid, after a header.
 
     A progressive award is its own row (kind ``progressive``, detail the meter's
@@ -47,16 +83,25 @@ def export_csv(records: Iterable[dict[str, Any]]) -> str:
     ``envy_bonus``, detail the hand and who held it). A voided round keeps the
     rows of what was settled before the void, then one ``void`` row per seat
     with the amount the void credited back (negative when it took back a win
-    already paid), so that the seat's credits reconcile. Lines end in ``\\n``.
+    already paid), so that the seat's credits reconcile. Lines end in ``\\n``;
+    the text comes a round at a time.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    yield _drain(out)
     for record in records:
         prefix = [record["round"], record["outcome"], record["ended_at"], record["paytable"]["id"]]
         for row in _rows(round_events(record)):
             writer.writerow(prefix + row)
-    return out.getvalue()
+        yield _drain(out)
+
+
+def _drain(buffer: io.StringIO) -> str:
+    text = buffer.getvalue()
+    buffer.seek(0)
+    buffer.truncate()
+    return text
 
 
 def _rows(events: list[Event]) -> list[list[Any]]:

@@ -111,6 +111,18 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Span:
+    """Part of the ledger for an audit: rounds ``first_round``..``last_round`` (inclusive),
+    entries written at or after ``since`` and before ``before`` (ISO 8601 UTC text, as the
+    ledger stores times); ``None`` leaves that side open."""
+
+    first_round: int | None = None
+    last_round: int | None = None
+    since: str | None = None
+    before: str | None = None
+
+
+@dataclass(frozen=True)
 class Entry:
     """One row of the chain."""
 
@@ -480,6 +492,34 @@ class Ledger:
         return [self._with_events(seq, record) for seq, record in records
                 if "unreadable" not in record]  # an edited row: verify names it
 
+    def audit_trail(self, span: Span | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Hand-ledger records and event-log entries in chain order, read in chunks.
+
+        Each item is ``("round", record with its events)`` or ``("event",
+        entry)``. ``span`` limits them (see :class:`Span`); memory stays constant
+        whatever the ledger's size, so an export of years of play streams.
+        """
+        span = span or Span()
+        low, high = self._seq_bounds(span)
+        sql = ("SELECT seq, kind, tag, actor, at, body FROM entries "
+               "WHERE kind IN ('round', 'event') AND seq >= ? AND seq <= ?")
+        args: list[Any] = [low, high]
+        if span.since is not None:
+            sql += " AND at >= ?"
+            args.append(span.since)
+        if span.before is not None:
+            sql += " AND at < ?"
+            args.append(span.before)
+        cursor = self.conn.execute(sql + " ORDER BY seq", args)
+        while rows := cursor.fetchmany(500):
+            for seq, kind, tag, actor, at, body in rows:
+                if kind == "event":
+                    yield "event", _logged((seq, at, tag, actor, body))
+                    continue
+                record = _loads(body)
+                if "unreadable" not in record:  # an edited row: verify names it
+                    yield "round", self._with_events(int(seq), record)
+
     def record_of(self, entry: Entry) -> dict[str, Any]:
         """A round entry's record with its events."""
         return self._with_events(entry.seq, entry.data())
@@ -524,6 +564,29 @@ class Ledger:
             "SELECT round FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT 1").fetchone()
         seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
         return seq, digest, int(last_round[0]) if last_round else 0
+
+    def _seq_bounds(self, span: Span) -> tuple[int, int]:
+        """The entries a span of rounds covers: from the first round's opening to the last's record.
+
+        An empty range comes back as ``(1, 0)``.
+        """
+        low, high = 0, self._head_seq
+        if span.first_round is not None:
+            row = self.conn.execute(
+                "SELECT body FROM entries WHERE kind = 'round' AND round >= ? ORDER BY seq "
+                "LIMIT 1", [span.first_round]).fetchone()
+            if row is None:
+                return 1, 0
+            opened = _loads(row[0]).get("opened_seq")
+            low = opened if isinstance(opened, int) else 0
+        if span.last_round is not None:
+            row = self.conn.execute(
+                "SELECT seq FROM entries WHERE kind = 'round' AND round <= ? ORDER BY seq DESC "
+                "LIMIT 1", [span.last_round]).fetchone()
+            if row is None:
+                return 1, 0
+            high = int(row[0])
+        return low, high
 
     def _first(self, kind: EntryKind) -> Any:
         row = self.conn.execute("SELECT body FROM entries WHERE kind = ? ORDER BY seq LIMIT 1",
