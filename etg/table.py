@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import shutil
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -94,6 +95,13 @@ class RoundOpen:
 STORAGE_FAULTS = (sqlite3.Error, OSError, LedgerError)
 """What a ledger write can fail with: each one becomes a tilt, never a traceback."""
 
+MIN_FREE_BYTES = 512 * 1024 * 1024
+"""The free space a new round needs on the ledger's file system, unless the cabinet says.
+
+Years of rounds, the WAL between checkpoints and the logs all grow there; a
+table that would run its disk full mid-round stops before the round instead.
+"""
+
 
 class Table:
     """The table on the floor: its state, its ledger, and who listens."""
@@ -107,6 +115,7 @@ class Table:
         self.tilt: Tilt | None = None
         self.listeners: list[Listener] = []
         self.round_open: RoundOpen | None = None
+        self.min_free_bytes = MIN_FREE_BYTES
         self._switching_to: LoadedPaytable | None = None
 
     # --- life cycle -------------------------------------------------------------------------
@@ -301,6 +310,8 @@ class Table:
         """
         if self.tilt is not None:
             raise TableTilted(f"the table is tilted: {self.tilt.message}")
+        if isinstance(command, OpenBets):
+            self._check_free_space()
         state, events = apply(self.state, command)
         at = now()
         opened = self.round_open
@@ -365,6 +376,29 @@ class Table:
             self._tilt_on(Problem("storage", _fault_text(error)))
             raise TableTilted(f"the table is tilted: {self.tilt.message if self.tilt else ''}"
                               ) from None
+
+    def _check_free_space(self) -> None:
+        """Before a round: below the floor of free space the table tilts instead of opening.
+
+        The round before has finished and is on record; this one never starts,
+        so no round is ever cut off by a full disk. A supervisor's
+        acknowledgement lets the next round check again.
+        """
+        folder = self.ledger.path.resolve().parent
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError as error:
+            self._tilt_on(Problem("storage", f"free space of {folder} cannot be read: "
+                                             f"{error.strerror or error}"))
+        else:
+            if free >= self.min_free_bytes:
+                return
+            mb = 1024 * 1024
+            self._tilt_on(Problem("disk", f"ledger disk nearly full: {free // mb:,} MB free on "
+                                          f"{folder}, the floor is {self.min_free_bytes // mb:,} "
+                                          f"MB; free space there, then acknowledge the tilt"))
+        assert self.tilt is not None
+        raise TableTilted(f"the table is tilted: {self.tilt.message}")
 
     def _tilt_on(self, problem: Problem) -> None:
         """Play stops on a fault; the tilt is logged if the ledger still takes writes."""
