@@ -13,6 +13,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -29,6 +30,7 @@ from etg.config.problems import ConfigError
 from etg.ledger.store import LedgerKind
 
 if TYPE_CHECKING:
+    from etg.core.paytable import Paytable
     from etg.ledger.store import Ledger
     from etg.table import Table
 
@@ -738,6 +740,55 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(INVALID)
 
 
+# --- etg parsheet --------------------------------------------------------------------------
+
+def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """``--mix P``: a share between 0 and 1, as a decimal or a fraction, kept exact."""
+    from fractions import Fraction
+
+    if value is None:
+        return None
+    try:
+        share = Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"{value!r} is not a number such as 0.5 or 1/2") from None
+    if not 0 <= share <= 1:
+        raise click.BadParameter(f"{value} is not between 0 and 1")
+    return share
+
+
+@main.command("parsheet")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The page to write (PATH.html); with several files, PATH-ID.html for each.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Also print the same figures as JSON on standard output.")
+@click.option("--mix", callback=_mix_option, default=None, metavar="P",
+              help="Share of $1 Bonus Spin wagers, 0 to 1 (0.5 or 1/2); default 1/2.")
+@click.option("--sim-rounds", type=click.IntRange(min=0), default=200_000, show_default=True,
+              help="Rounds of the simulation check; 0 skips it.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
+def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_rounds: int,
+             seed: int) -> None:
+    """Write the regulator's par sheet of each FILE as a standalone HTML page (SPEC §8)."""
+    from etg.math.parsheet import output_path
+    from etg.math.parsheet.figures import par_sheet, sheet_json
+    from etg.math.parsheet.html import render
+
+    sheets: list[dict[str, Any]] = []
+    for path in files:
+        loaded = _load_or_exit(path)
+        sheet = par_sheet(loaded, mix=mix, sim_rounds=sim_rounds, seed=seed, file=str(path))
+        target = output_path(out, loaded.paytable.id, len(files) > 1)
+        target.write_text(render(sheet), encoding="utf-8")
+        sheets.append({"html": str(target), **sheet_json(sheet)})
+        if not as_json:
+            click.echo(f"{path}: par sheet written to {target}")
+    if as_json:
+        click.echo(json.dumps({"parsheets": sheets}, indent=2))
+
+
 # --- etg sim --------------------------------------------------------------------------------
 
 @main.command()
@@ -746,62 +797,104 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
 @click.option("--mode", type=click.Choice(["engine", "vector"]), default="engine",
               show_default=True,
-              help="engine: bot seats through the real state machine; "
-                   "vector: NumPy model of the main game.")
+              help="engine: two bot seats through the real state machine; "
+                   "vector: NumPy model of the whole game (every seat, every wager, live meters).")
+@click.option("--mix", type=click.FloatRange(0, 1), default=None,
+              help="vector mode: share of $1 Bonus Spin wagers (default 0.5).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def sim(file: Path, rounds: int, seed: int, mode: str, as_json: bool) -> None:
+def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
+        as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
-    from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
-    from etg.math.exact import main_game_figures
-    from etg.math.vector_sim import simulate_main_game
-
     loaded = _load_or_exit(file)
-    figures = main_game_figures(loaded.paytable)
-    exact: dict[str, float | None] = {
-        name: None if getattr(figures, name) is None else float(getattr(figures, name))
-        for name in MAIN_FIGURES}
-    if mode == "engine":
-        exact.update(side_exact(loaded.paytable))
-    simulate = simulate_engine if mode == "engine" else simulate_main_game
     if as_json or not sys.stderr.isatty():
-        result = simulate(loaded.paytable, rounds, seed)
+        rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None)
     else:
         columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),
                    TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"{mode} sim", total=rounds)
-            result = simulate(loaded.paytable, rounds, seed,
-                              progress=lambda done: bar.update(task, completed=done))
-    rows = compare(result, exact)
+            rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix,
+                                      lambda done: bar.update(task, completed=done))
     if as_json:
         click.echo(json.dumps({
             "file": str(file), "id": loaded.paytable.id, "mode": mode, "rounds": rounds,
-            "seed": seed, "seconds": round(result.seconds, 3),
-            "figures": {name: {"exact": value, "measured": e.mean, "low": e.low, "high": e.high,
-                               "within_99": ok} for name, value, e, ok in rows},
+            "seed": seed, "seconds": round(seconds, 3),
+            "figures": {row.key: {"label": row.label, "exact": row.exact, "measured": row.mean,
+                                  "low": row.low, "high": row.high, "within_99": row.agrees}
+                        for row in rows},
         }, indent=2))
         return
     table = Table_(title=f"{file}  ·  {mode} mode  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
-                        f"{result.seconds:.1f} s")
+                        f"{seconds:.1f} s")
     for column in ("figure", "exact", "measured", "99 % interval", ""):
         table.add_column(column, justify="left" if column == "figure" else "right")
-    for name, value, e, ok in rows:
-        table.add_row(name, f"{value:.6f}", f"{e.mean:.6f}", f"{e.low:.6f} … {e.high:.6f}",
-                      "✓" if ok else "outside")
+    for row in rows:
+        table.add_row(row.label, "—" if row.exact is None else f"{row.exact:.6g}",
+                      f"{row.mean:.6g}", f"{row.low:.6g} … {row.high:.6g}",
+                      "" if row.agrees is None else "✓" if row.agrees else "outside")
     Console().print(table)
+
+
+def _simulate(paytable: Paytable, mode: str, rounds: int, seed: int, mix: float | None,
+              progress: Callable[[int], None] | None) -> tuple[list[SimRow], float]:
+    """Rows of ``etg sim``: each measured figure with its exact value where it has one."""
+    from fractions import Fraction
+
+    from etg.math.engine_sim import agrees, simulate_engine_full
+    from etg.math.sim_figures import exact_figures, figure_label
+    from etg.math.sim_setup import standard_setup
+    from etg.math.vector_full import simulate_full
+
+    setup = standard_setup(paytable, None if mix is None else Fraction(mix).limit_denominator())
+    # The same table and the same figures in both modes: the real state machine or NumPy.
+    play = simulate_engine_full if mode == "engine" else simulate_full
+    full = play(paytable, rounds, seed, setup, progress=progress)
+    known = {key: float(value) for key, value in exact_figures(paytable, setup).items()}
+    order = list(known) + sorted(set(full.figures) - set(known))
+    rows = []
+    for key in order:
+        e = full.figures.get(key)
+        if e is not None:
+            value = known.get(key)
+            rows.append(SimRow(key, figure_label(key), value, e.mean, e.low, e.high,
+                               None if value is None else agrees(e, value)))
+    return rows, full.seconds
+
+
+@dataclass(frozen=True)
+class SimRow:
+    """One figure of ``etg sim``: measured mean and 99 % interval, exact value if any."""
+
+    key: str
+    label: str
+    exact: float | None
+    mean: float
+    low: float
+    high: float
+    agrees: bool | None
 
 
 # --- etg bench ------------------------------------------------------------------------------
 
-BENCH_KEYS: dict[str, Any] = {
-    "frame_ms": {"p50": None, "p99": None},
+BENCH_KEYS: dict[str, Any] = {  # SPEC §11: every key, null until a benchmark measures it
+    "frame_ms": {"p50": None, "p99": None, "phases": None, "displays": None},
     "commit_ms": {"p50": None, "p99": None},
     "commit_rate_ratio": None,
     "parsheet_s": None,
     "sim_rounds_per_s": None,
+    "sim_full_rounds_per_s": None,
     "engine_rounds_per_s": None,
+    "engine_workload": None,
     "cold_start_s": None,
     "cold_start_source_s": None,
+    "ledger_bytes_per_round": None,
+    "disk_bytes_per_round": None,
+    "startup_s_empty": None,
+    "startup_s_1m": None,
+    "verify_full_rounds_per_s": None,
+    "export_peak_rss_mb": None,
+    "rss_mb_100": None,
+    "rss_mb_10000": None,
 }
 
 

@@ -13,6 +13,7 @@ import pytest
 from etg.config.loader import load_paytable
 from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
 from etg.math.exact import main_game_figures
+from etg.math.stats import Z99
 from etg.math.vector_sim import simulate_main_game
 from etg.places import shipped_config_dir
 
@@ -62,3 +63,16 @@ def test_engine_and_vector_simulators_measure_the_same_game() -> None:
         # two independent estimates of one value: their difference within 99 % of its spread
         spread = (a.half_width ** 2 + b.half_width ** 2) ** 0.5
         assert abs(a.mean - b.mean) <= spread, name
+
+
+def test_engine_hit_frequencies_have_wilson_intervals() -> None:
+    # 300 rounds see no Suited Four-of-a-Kind (2 in a million): the Wald interval would be
+    # the point [0, 0]; the Wilson interval still reaches up to z² / (n + z²).
+    paytable = load_paytable(PAYTABLES / "maryland-community-5.yaml").paytable
+    result = simulate_engine(paytable, 300, seed=1)
+    rare = result.side["hand_suited_four_of_a_kind"]
+    spots = 300 * paytable.max_spots_per_seat
+    assert (rare.mean, rare.low, rare.n) == (0.0, 0.0, spots)
+    assert rare.high == pytest.approx(Z99**2 / (spots + Z99**2))
+    trigger = result.side["trigger_probability"]
+    assert trigger.n == 300 and 0.0 <= trigger.low < trigger.mean < trigger.high < 1.0

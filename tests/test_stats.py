@@ -8,7 +8,7 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from etg.math.stats import Z99, Estimate, RunningMean
+from etg.math.stats import Z99, Estimate, RatioMean, RunningMean, proportion_estimate
 
 
 def test_z99_is_the_two_sided_99_percent_quantile() -> None:
@@ -102,3 +102,58 @@ def test_estimate_bounds_are_inclusive() -> None:
     assert est.contains(0.5)
     assert est.contains(1.5)
     assert not est.contains(0.49)
+
+
+def test_ratio_by_hand() -> None:
+    # rounds (x, y): (1, 2), (3, 2), (0, 4): R = 4/8; residuals d = x - y/2 = 0, 2, -2
+    acc = RatioMean()
+    for x, y in ((1, 2), (3, 2), (0, 4)):
+        acc.add(x, y)
+    est = acc.estimate()
+    # s_d^2 = (0 + 4 + 4) / 2 = 4; half = z * 2 / sqrt(3) / mean y (8/3)
+    half = Z99 * 2 / math.sqrt(3) / (8 / 3)
+    assert (est.mean, est.n) == (0.5, 3)
+    assert (est.low, est.high) == pytest.approx((0.5 - half, 0.5 + half))
+
+
+def test_ratio_with_a_constant_denominator_is_the_mean_of_the_ratios() -> None:
+    x = np.array([3.0, -1.0, 0.0, 2.0, 5.0])
+    ratio, mean = RatioMean(), RunningMean()
+    ratio.add_many(x, 2.0)
+    mean.add_many(x / 2)
+    a, b = ratio.estimate(), mean.estimate()
+    assert a.mean == pytest.approx(b.mean)
+    assert (a.low, a.high) == pytest.approx((b.low, b.high))
+    assert a.n == b.n == 5
+
+
+def test_ratio_add_and_add_many_agree_and_edge_cases() -> None:
+    one, many = RatioMean(), RatioMean()
+    pairs = [(1.0, 1.0), (0.0, 0.0), (4.0, 2.0), (2.5, 3.0)]
+    for x, y in pairs:
+        one.add(x, y)
+    many.add_many([p[0] for p in pairs], [p[1] for p in pairs])
+    assert one.estimate().mean == pytest.approx(many.estimate().mean)
+    assert one.estimate().half_width == pytest.approx(many.estimate().half_width)
+    assert one.ratio == pytest.approx(7.5 / 6)
+    nothing = RatioMean()
+    nothing.add_many([0.0, 0.0], [0.0, 0.0])
+    assert math.isnan(nothing.estimate().mean)
+    single = RatioMean()
+    single.add(1.0, 2.0)
+    assert (single.estimate().low, single.estimate().high) == (-math.inf, math.inf)
+
+
+def test_wilson_interval_by_hand() -> None:
+    # 2 hits in 10: centre (0.2 + z²/20) / (1 + z²/10), half z/(1 + z²/10) · sqrt(0.016 + z²/400)
+    z2 = Z99 * Z99
+    centre = (0.2 + z2 / 20) / (1 + z2 / 10)
+    half = Z99 / (1 + z2 / 10) * math.sqrt(0.2 * 0.8 / 10 + z2 / 400)
+    est = proportion_estimate(2, 10)
+    assert est.mean == 0.2
+    assert (est.low, est.high) == pytest.approx((centre - half, centre + half))
+    # never below zero, never a point, even with no hit at all (the Wald interval is [0, 0])
+    none = proportion_estimate(0, 1_000_000)
+    assert none.low == 0.0
+    assert none.high == pytest.approx(z2 / (1_000_000 + z2))
+    assert proportion_estimate(10, 10).high == 1.0

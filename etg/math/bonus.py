@@ -66,6 +66,18 @@ awards; the long-run return it moves is under 10⁻⁵). The mean award is not
 rounded down to the cent (under a cent per award). A meter with a ceiling
 cannot stand above it, so ``M`` is capped at the ceiling: the overflow goes to
 a reserve that comes back only when the meter resets.
+
+The long run of a mix
+---------------------
+At a real table $1 and $5 wagers feed the same meters, and each wins its
+own share of them: the single-denomination figure above is a model value.
+:func:`mix_long_run` and :func:`rtp_long_run_of_mix` give the long run for a
+stated share of $1 wagers by renewal–reward over the cycles between hits
+(:mod:`etg.math.longrun`: exact Fractions when every award is 100 % with no
+ceiling, otherwise the meter's Markov chain, checked against a seeded play
+of the engine's own meter functions). ``etg paytable check`` shows both; the
+par sheet (``etg parsheet --mix P``) the mix. The operator's band warning
+still reads ``rtp_with_progressive``.
 """
 
 from __future__ import annotations
@@ -83,6 +95,7 @@ from etg.core.paytable import (
     ProgressiveLevel,
     WheelSegment,
 )
+from etg.math.longrun import MeterLongRun, MixEntry, meter_long_run
 
 CARD_FACES = 52
 BONUS_LEVELS = (ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY)
@@ -301,3 +314,72 @@ def _mean(segments: tuple[WheelSegment, ...],
     """The weighted mean of ``value`` over a ring's segments: its expectation per stop."""
     total = sum(s.weight for s in segments)
     return sum((s.weight * value(s) for s in segments), Fraction(0)) / total
+
+
+# --- the long run of a mix of denominations (etg.math.longrun) ------------------------------
+
+def mix_entries(bonus: BonusSpin, level: ProgressiveLevel,
+                share: Fraction) -> tuple[MixEntry, ...]:
+    """The Bonus Spin wagers feeding ``level``: the smallest denomination has ``share`` of them.
+
+    The others share the rest equally. A denomination that wins the meter on
+    several segments of different percents appears once per segment, its
+    share split by the segments' weights.
+    """
+    columns = sorted(range(len(bonus.denominations_cents)),
+                     key=lambda c: bonus.denominations_cents[c])
+    shares = {columns[0]: share}
+    for c in columns[1:]:
+        shares[c] = (1 - share) / (len(columns) - 1)
+    paying = [s for s in bonus.hot_spot_ring if s.progressive is level]
+    weight = sum(s.weight for s in paying)
+    out = []
+    for c in columns:
+        for s in paying:
+            assert s.meter_percent is not None
+            out.append(MixEntry(bonus.denominations_cents[c],
+                                shares[c] * Fraction(s.weight, weight), s.meter_percent[c]))
+    return tuple(out)
+
+
+def meter_rtp_of(long_run: MeterLongRun, wager_cents: int) -> Fraction:
+    """The meter's part of one denomination's return, over its entries in the mix."""
+    entries = [d for d in long_run.denominations if d.wager_cents == wager_cents]
+    if not entries:
+        return Fraction(0)
+    total = sum((d.share for d in entries), Fraction(0))
+    if not total:  # a denomination nobody else plays: its segments taken alike
+        return sum((d.rtp for d in entries), Fraction(0)) / len(entries)
+    return sum((d.share * d.rtp for d in entries), Fraction(0)) / total
+
+
+def mix_long_run(paytable: Paytable, share: Fraction) -> dict[ProgressiveLevel, MeterLongRun]:
+    """Each Bonus Spin meter's long run with ``share`` of the wagers in the smallest denomination.
+
+    Unlike :attr:`DenominationFigures.rtp_with_progressive` (every wager of one
+    denomination, the meter at its mean), both denominations feed the same
+    meters here and each wins its own share (renewal–reward, exact or a
+    Markov chain: :mod:`etg.math.longrun`). Empty without a Bonus Spin.
+    """
+    bonus = paytable.bonus_spin
+    figures = bonus_spin_figures(paytable)
+    if bonus is None or figures is None:
+        return {}
+    out: dict[ProgressiveLevel, MeterLongRun] = {}
+    for level in BONUS_LEVELS:
+        q = figures.largest.meter(level).hit_probability
+        long_run = meter_long_run(bonus.meter(level), q, mix_entries(bonus, level, share))
+        if long_run is not None:
+            out[level] = long_run
+    return out
+
+
+def rtp_long_run_of_mix(paytable: Paytable, share: Fraction) -> dict[int, Fraction]:
+    """Each denomination's long-run RTP (fixed pays plus both meters) for the mix ``share``."""
+    figures = bonus_spin_figures(paytable)
+    if figures is None:
+        return {}
+    meters = mix_long_run(paytable, share)
+    return {d.wager_cents: d.rtp_fixed + sum((meter_rtp_of(m, d.wager_cents)
+                                              for m in meters.values()), Fraction(0))
+            for d in figures.denominations}

@@ -11,14 +11,24 @@ Where the paytable offers them, seat 1 places the Progressive Payout Wager on
 each of its spots and both seats the Bonus Spin, so the trigger, every
 Progressive Payout Hand and the fixed returns of both side wagers are measured
 too (:func:`side_exact` gives the exact values under the same names).
-Each figure is a mean of one sample per round, so the cards that spots share
+Each return is a mean of one sample per round, so the cards that spots share
 within a round (the dealer's card) do not understate the interval: the rounds
-are the independent trials.
+are the independent trials. Hit frequencies (the trigger, each hand) get the
+Wilson interval over rounds or spots (:func:`etg.math.stats.proportion_estimate`),
+which stays inside [0, 1] for a hand seen a handful of times.
+
+:func:`simulate_engine_full` plays the whole game instead: the table of
+:mod:`etg.math.sim_setup` (every seat, every wager, a mix of Bonus Spin
+denominations) with the meters evolving, and reports the figures of
+:mod:`etg.math.sim_figures` under the same keys as
+:func:`etg.math.vector_full.simulate_full`, so that the two can be compared
+figure by figure (tests/test_agreement.py).
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,14 +36,25 @@ from dataclasses import dataclass, field
 from etg.bots import Bot, RoundDriver, standard_bots
 from etg.core.cards import Card
 from etg.core.engine import apply, new_table
-from etg.core.events import CardDealt, Event, PayoutHandMade, Target, WagerSettled
-from etg.core.paytable import PayoutHand, Paytable
+from etg.core.events import (
+    CardDealt,
+    Event,
+    PayoutHandMade,
+    ProgressiveAwarded,
+    Target,
+    WagerSettled,
+    WheelStopped,
+)
+from etg.core.paytable import Decision, PayoutHand, Paytable, ProgressiveLevel
 from etg.core.rng import SeededSource
 from etg.core.settle import WagerKind
 from etg.core.side_wagers import triggers
+from etg.core.wheel import WheelStops
 from etg.math.bonus import bonus_spin_figures
 from etg.math.progressive_payout import progressive_payout_figures
-from etg.math.stats import Estimate, RunningMean
+from etg.math.sim_setup import TableSetup, bots, denominations, standard_setup
+from etg.math.stats import Estimate, RatioMean, RunningMean, proportion_estimate
+from etg.math.vector_full import FullSimResult, MetersAtAward
 from etg.math.vector_sim import SimResult
 
 
@@ -67,7 +88,7 @@ def simulate_engine(
         house_edge_surrender=tally.edge_surrender.estimate(),
         tie_house_edge=tally.edge_tie.estimate(),
         war_tie_wager_house_edge=(tally.edge_war_tie.estimate() if war_bot.war_tie else None),
-        side={name: acc.estimate() for name, acc in tally.side.items()},
+        side=tally.side_estimates(),
     )
 
 
@@ -112,12 +133,26 @@ class _Tally:
     side: dict[str, RunningMean] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        names = ["trigger_probability"] if self.paytable.bonus_spin else []
-        names += [f"bonus_spin_rtp_fixed_{bot.bonus_spin}"
-                  for bot in (self.war_bot, self.surrender_bot) if bot.bonus_spin]
+        frequencies = ["trigger_probability"] if self.paytable.bonus_spin else []
+        names = [f"bonus_spin_rtp_fixed_{bot.bonus_spin}"
+                 for bot in (self.war_bot, self.surrender_bot) if bot.bonus_spin]
         if self.war_bot.progressive_payout:
-            names += ["progressive_payout_rtp_fixed", *(f"hand_{h.value}" for h in PayoutHand)]
+            names.append("progressive_payout_rtp_fixed")
+            frequencies += [f"hand_{h.value}" for h in PayoutHand]
         self.side = {name: RunningMean() for name in names}
+        self.hits = {name: [0, 0] for name in frequencies}  # [hits, trials]
+
+    def side_estimates(self) -> dict[str, Estimate]:
+        """Returns with the normal interval; hit frequencies with the Wilson interval."""
+        out = {name: acc.estimate() for name, acc in self.side.items()}
+        out.update((name, proportion_estimate(hits, trials))
+                   for name, (hits, trials) in self.hits.items())
+        return out
+
+    def _hit(self, name: str, hits: int, trials: int) -> None:
+        total = self.hits[name]
+        total[0] += hits
+        total[1] += trials
 
     def add_round(self, events: list[Event]) -> None:
         dealer: dict[bool, int] = {}
@@ -167,15 +202,15 @@ class _Tally:
         self.edge_tie.add(tie_net / (self.war_bot.tie * len(self.war_bot.spots)))
         if war_tie_stake:
             self.edge_war_tie.add(war_tie_net / war_tie_stake)
-        if self.side:
+        if self.side or self.hits:
             self._add_side(dealer_card, bonus, payout_paid, hands)
 
     def _add_side(self, dealer_card: Card | None, bonus: dict[int, int], payout_paid: int,
                   hands: list[PayoutHand]) -> None:
         side = self.side
         if self.paytable.bonus_spin is not None and dealer_card is not None:
-            side["trigger_probability"].add(float(triggers(self.paytable.bonus_spin,
-                                                           dealer_card)))
+            self._hit("trigger_probability",
+                      int(triggers(self.paytable.bonus_spin, dealer_card)), 1)
         for bot in (self.war_bot, self.surrender_bot):
             if bot.bonus_spin:
                 side[f"bonus_spin_rtp_fixed_{bot.bonus_spin}"].add(bonus[bot.seat]
@@ -185,7 +220,7 @@ class _Tally:
             side["progressive_payout_rtp_fixed"].add(
                 payout_paid / (self.war_bot.progressive_payout * count))
             for hand in PayoutHand:
-                side[f"hand_{hand.value}"].add(hands.count(hand) / count)
+                self._hit(f"hand_{hand.value}", hands.count(hand), count)
 
 
 def compare(result: SimResult, exact: dict[str, float | None]) -> list[tuple[str, float, Estimate,
@@ -211,3 +246,210 @@ def agrees(estimate: Estimate, value: float) -> bool:
         return True
     unseen = estimate.mean == 0 and estimate.half_width == 0
     return unseen and value * estimate.n <= math.log(100)
+
+
+# --- the whole game, figure for figure with etg.math.vector_full ---------------------------
+
+def simulate_engine_full(
+    paytable: Paytable,
+    rounds: int,
+    seed: int,
+    setup: TableSetup | None = None,
+    progress: Callable[[int], None] | None = None,
+    progress_every: int = 1_000,
+) -> FullSimResult:
+    """Play ``rounds`` rounds of ``setup`` (default: :func:`~etg.math.sim_setup.standard_setup`).
+
+    The same table as :func:`etg.math.vector_full.simulate_full` and the same
+    figure keys (:mod:`etg.math.sim_figures`), read off the engine's events:
+    each seat's Bonus Spin denomination is drawn afresh every round with the
+    setup's mix, the meters evolve in the engine itself.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be positive, not {rounds}")
+    setup = setup or standard_setup(paytable)
+    small, large = denominations(paytable)
+    mixer = random.Random(seed ^ 0x5EED)  # the denominations, apart from the shoe's source
+    source = SeededSource(seed)
+    tally = _FullTally(paytable, setup)
+    state = new_table(paytable)
+    start = time.perf_counter()
+    for done in range(1, rounds + 1):
+        cents = {s.seat: (small if mixer.randrange(setup.mix.denominator) < setup.mix.numerator
+                          else large) for s in setup.seats} if setup.bonus_spin else {}
+        # a driver per round: the seats' Bonus Spin wagers change from round to round
+        state, events = RoundDriver(bots(setup, cents), source, apply).play_round(state)
+        tally.add_round(events, cents)
+        if progress is not None and (done % progress_every == 0 or done == rounds):
+            progress(done)
+    seconds = time.perf_counter() - start
+    return FullSimResult(rounds, seconds, tally.figures(), dict(tally.awards))
+
+
+class _FullTally:
+    """Per-round money and counts of every whole-game figure, from the events."""
+
+    def __init__(self, paytable: Paytable, setup: TableSetup) -> None:
+        self.paytable = paytable
+        self.setup = setup
+        self.decision = {s.seat: s.decision for s in setup.seats}
+        self.initial_wagers = sum(len(s.spots) for s in setup.seats)
+        self.measured = sorted({j for s in setup.seats if s.decision is Decision.WAR
+                                for j in s.spots})
+        self.sums: dict[str, RatioMean] = {}
+        self.counts: dict[str, list[int]] = {}
+        self.meter_values = {level: MetersAtAward() for level in ProgressiveLevel}
+        self.rounds = 0
+        self.awards: dict[ProgressiveLevel, int] = {
+            level: 0 for level in ProgressiveLevel if paytable.meter(level) is not None}
+        bonus = paytable.bonus_spin
+        self.symbols = sorted({s.symbol for s in bonus.hot_spot_ring}) if bonus else []
+
+    def add_round(self, events: list[Event], bonus_cents: dict[int, int]) -> None:
+        x: dict[str, float] = {}
+        y: dict[str, float] = {}
+
+        def money(key: str, paid: float, staked: float = 0.0) -> None:
+            x[key] = x.get(key, 0.0) + paid
+            y[key] = y.get(key, 0.0) + staked
+
+        cards: dict[tuple[bool, int], Card] = {}
+        hands: dict[tuple[int, int], PayoutHand] = {}
+        stops: WheelStops | None = None
+        p, setup = self.paytable, self.setup
+        for key in self._ratio_keys(bonus_cents):
+            money(key, 0.0)
+        for e in events:
+            if isinstance(e, CardDealt):
+                cards[(e.war, e.spot if e.target is Target.SPOT else 0)] = e.card
+            elif isinstance(e, PayoutHandMade):
+                hands[(e.seat, e.spot)] = e.hand
+            elif isinstance(e, WheelStopped):
+                stops = e.stops
+            elif isinstance(e, ProgressiveAwarded):
+                self._award(e, hands, stops, bonus_cents, money)
+            elif isinstance(e, WagerSettled):
+                self._settled(e, bonus_cents, money)
+        placed = sum(1 for e in events if isinstance(e, WagerSettled)
+                     and e.payment.kind is WagerKind.INITIAL)
+        if placed != self.initial_wagers:
+            raise RuntimeError(f"the engine took {placed} of the setup's {self.initial_wagers} "
+                               f"Initial Wagers: the setup breaks a table rule")
+        self._cards(cards)
+        self._hands(hands)
+        if p.bonus_spin is not None and setup.bonus_spin:
+            dealer = cards[(False, 0)]
+            self._count("trigger_probability", int(triggers(p.bonus_spin, dealer)), 1)
+            if stops is not None:
+                symbol = p.bonus_spin.hot_spot_ring[stops.hot_spot].symbol
+                for s in self.symbols:
+                    self._count(f"hot_spot.{s}", int(s == symbol), 1)
+        for key in x:
+            self.sums.setdefault(key, RatioMean()).add(x[key], y[key])
+        self.rounds += 1
+
+    def _ratio_keys(self, bonus_cents: dict[int, int]) -> list[str]:
+        """Every return measured this round, so that a round paying nothing still counts."""
+        keys = ["house_edge_war", "house_edge_surrender", "tie_house_edge",
+                "war_tie_wager_house_edge"]
+        if self.setup.payout_cents:
+            keys += ["progressive_payout.rtp_fixed", "progressive_payout.rtp_at_reset",
+                     "progressive_payout.rtp", "envy_bonus.rtp"]
+        for cents in sorted(set(denominations(self.paytable))) if bonus_cents else ():
+            keys += [f"bonus_spin.{cents}.{what}" for what in ("rtp_fixed", "rtp_at_reset", "rtp")]
+        return keys
+
+    def _settled(self, e: WagerSettled, bonus_cents: dict[int, int],
+                 money: Callable[[str, float, float], None]) -> None:
+        kind, stake = e.payment.kind, e.payment.stake
+        setup = self.setup
+        if kind in (WagerKind.INITIAL, WagerKind.WAR):
+            key = ("house_edge_war" if self.decision[e.seat] is Decision.WAR
+                   else "house_edge_surrender")
+            staked = stake if kind is WagerKind.INITIAL else 0
+            money(key, (stake - e.paid) / setup.initial_cents, staked / setup.initial_cents)
+        elif kind is WagerKind.TIE:
+            money("tie_house_edge", (stake - e.paid) / setup.tie_cents, stake / setup.tie_cents)
+        elif kind is WagerKind.WAR_TIE:
+            money("war_tie_wager_house_edge", (stake - e.paid) / setup.war_tie_cents,
+                  stake / setup.war_tie_cents)
+        elif kind is WagerKind.PROGRESSIVE_PAYOUT:
+            unit = setup.payout_cents
+            for key in ("progressive_payout.rtp_fixed", "progressive_payout.rtp_at_reset",
+                        "progressive_payout.rtp"):
+                money(key, e.paid / unit, stake / unit)
+        elif kind is WagerKind.ENVY_BONUS:
+            money("envy_bonus.rtp", e.paid / setup.payout_cents, 0.0)
+        elif kind is WagerKind.BONUS_SPIN:
+            cents = bonus_cents[e.seat]
+            for what in ("rtp_fixed", "rtp_at_reset", "rtp"):
+                money(f"bonus_spin.{cents}.{what}", e.paid / cents, stake / cents)
+        elif kind is WagerKind.PROGRESSIVE:
+            if e.spot:
+                money("progressive_payout.rtp", e.paid / setup.payout_cents, 0.0)
+            else:
+                cents = bonus_cents[e.seat]
+                money(f"bonus_spin.{cents}.rtp", e.paid / cents, 0.0)
+        if kind is WagerKind.PROGRESSIVE_PAYOUT and setup.payout_cents:
+            money("envy_bonus.rtp", 0.0, stake / setup.payout_cents)
+
+    def _award(self, e: ProgressiveAwarded, hands: dict[tuple[int, int], PayoutHand],
+               stops: WheelStops | None, bonus_cents: dict[int, int],
+               money: Callable[[str, float, float], None]) -> None:
+        """The meter at the award, and the award valued at the reset amount."""
+        level = e.level
+        rules = self.paytable.meter(level)
+        assert rules is not None
+        self.meter_values[level].add(self.rounds, e.meter_before)
+        self.awards[level] += 1
+        if level is ProgressiveLevel.PROGRESSIVE_PAYOUT:
+            payout = self.paytable.progressive_payout
+            assert payout is not None
+            pct = payout.pays.of(hands[(e.seat, e.spot)]).meter_percent
+            money("progressive_payout.rtp_at_reset",
+                  rules.reset_cents * pct // 100 / self.setup.payout_cents, 0.0)
+            return
+        bonus = self.paytable.bonus_spin
+        assert bonus is not None and stops is not None
+        cents = bonus_cents[e.seat]
+        percents = bonus.hot_spot_ring[stops.hot_spot].meter_percent
+        assert percents is not None
+        money(f"bonus_spin.{cents}.rtp_at_reset",
+              rules.reset_cents * percents[bonus.column(cents)] // 100 / cents, 0.0)
+
+    def _cards(self, cards: dict[tuple[bool, int], Card]) -> None:
+        dealer = cards[(False, 0)]
+        dealt = [c for (war, spot), c in cards.items() if not war and spot]
+        self._count("tie_probability", sum(c.rank == dealer.rank for c in dealt), len(dealt))
+        war_dealer = cards.get((True, 0))
+        if war_dealer is not None:
+            war = [c for (w, spot), c in cards.items() if w and spot]
+            self._count("war_tie_probability", sum(c.rank == war_dealer.rank for c in war),
+                        len(war))
+
+    def _hands(self, hands: dict[tuple[int, int], PayoutHand]) -> None:
+        """Each spot a War player holds the wager on, once (SPEC §4: its hand with War)."""
+        if not self.setup.payout_cents or not self.measured:
+            return
+        made: list[PayoutHand | None] = []
+        for spot in self.measured:
+            seat = next(s.seat for s in self.setup.seats
+                        if s.decision is Decision.WAR and spot in s.spots)
+            made.append(hands.get((seat, spot)))
+        for hand in PayoutHand:
+            self._count(f"hand.{hand.value}", made.count(hand), len(made))
+
+    def _count(self, key: str, hits: int, trials: int) -> None:
+        total = self.counts.setdefault(key, [0, 0])
+        total[0] += hits
+        total[1] += trials
+
+    def figures(self) -> dict[str, Estimate]:
+        out = {key: acc.estimate() for key, acc in self.sums.items() if acc.sum_y}
+        out.update((key, proportion_estimate(hits, trials))
+                   for key, (hits, trials) in self.counts.items() if trials)
+        for level, meters in self.meter_values.items():
+            estimate = meters.estimate()
+            if estimate is not None:
+                out[f"meter.{level.value}.at_award"] = estimate
+        return out

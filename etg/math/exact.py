@@ -66,11 +66,17 @@ from etg.core.settle import (
     settle_surrender,
     settle_war,
 )
-from etg.math.bonus import BonusSpinFigures, DenominationFigures, bonus_spin_figures
+from etg.math.bonus import (
+    BonusSpinFigures,
+    DenominationFigures,
+    bonus_spin_figures,
+    rtp_long_run_of_mix,
+)
 from etg.math.progressive_payout import ProgressivePayoutFigures, progressive_payout_figures
 
 RANK_COUNT = 13
 SUITS_PER_DECK = 4
+CHECK_MIX = Fraction(1, 2)  # share of $1 Bonus Spin wagers for the mixed long run of the check
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ class MainGameNets:
 def main_game_figures(paytable: Paytable) -> MainGameFigures:
     """Every exact main-game figure of ``paytable``."""
     counts = [SUITS_PER_DECK * paytable.shoe.decks] * RANK_COUNT
-    original = _pair_probabilities(counts)
+    original = pair_probabilities(counts)
     war = _war_probabilities(counts)
     nets = main_game_nets(paytable)
     p_tie = original[Outcome.TIE]
@@ -203,7 +209,10 @@ def check_json(paytable: Paytable, file: str) -> dict[str, Any]:
 
     ``bonus_spin`` carries SPEC §9's keys for the largest denomination ($5 in
     Maryland, the one Maryland's paytable prints), ``rtp_at_reset`` beside them,
-    and every denomination under ``by_denomination`` keyed by its cents;
+    and every denomination under ``by_denomination`` keyed by its cents, with
+    ``rtp_long_run_mix``: the renewal–reward long run when half the wagers are
+    of the smallest denomination (:func:`etg.math.bonus.rtp_long_run_of_mix`;
+    ``etg parsheet --mix`` chooses another share);
     ``progressive_payout`` the hands, the RTP at the reset meter and the
     break-even meter. Each stays ``None`` when the paytable has no such wager.
     """
@@ -230,7 +239,7 @@ def check_json(paytable: Paytable, file: str) -> dict[str, Any]:
             "tie": {"house_edge": float(f.tie_house_edge)},
             "war_tie_probability": float(f.war_tie_probability),
             "tie_probability": float(f.tie_probability),
-            "bonus_spin": None if bonus is None else _bonus_json(bonus),
+            "bonus_spin": None if bonus is None else _bonus_json(bonus, paytable),
             "progressive_payout": None if payout is None else _payout_json(payout),
         },
         "exact": exact,
@@ -254,8 +263,12 @@ def _denomination_json(d: DenominationFigures) -> dict[str, float]:
     }
 
 
-def _bonus_json(b: BonusSpinFigures) -> dict[str, Any]:
+def _bonus_json(b: BonusSpinFigures, paytable: Paytable) -> dict[str, Any]:
     top = b.largest
+    mixed = rtp_long_run_of_mix(paytable, CHECK_MIX)
+    by_denomination = {str(d.wager_cents): {**_denomination_json(d),
+                                            "rtp_long_run_mix": float(mixed[d.wager_cents])}
+                       for d in b.denominations}
     return {
         "trigger_probability": float(b.trigger_probability),
         "rtp_fixed": float(top.rtp_fixed),
@@ -263,8 +276,8 @@ def _bonus_json(b: BonusSpinFigures) -> dict[str, Any]:
         "rtp_at_reset": float(top.rtp_at_reset),
         "denomination_cents": top.wager_cents,
         "seats": b.seats,
-        "by_denomination": {str(d.wager_cents): _denomination_json(d)
-                            for d in b.denominations},
+        "mix_smallest_denomination": float(CHECK_MIX),
+        "by_denomination": by_denomination,
     }
 
 
@@ -336,6 +349,7 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
         rows.append((label, _text(value), format_fraction_percent(value)))
 
     bonus = bonus_spin_figures(paytable)
+    mixed = rtp_long_run_of_mix(paytable, CHECK_MIX)
     if bonus is not None:
         row("Bonus Spin: trigger (designated dealer card)", bonus.trigger_probability)
         row(f"Bonus Spin: this seat is the Hot Spot ({bonus.seats} seats)",
@@ -345,11 +359,21 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
             row(f"{name}: RTP, fixed pays", d.rtp_fixed)
             row(f"{name}: RTP, progressives at reset", d.rtp_at_reset)
             row(f"{name}: RTP, progressives at their mean (long run)", d.rtp_with_progressive)
+            rows.append((f"{name}: RTP, long run with half the wagers $1 (renewal–reward)",
+                         "—", format_fraction_percent(mixed[d.wager_cents])))
     payout = progressive_payout_figures(paytable)
     if payout is not None:
         for hand, p in payout.hands.items():
             row(f"Progressive Payout: {hand.label} (War on every tie)", p)
         row("Progressive Payout: RTP, meter at reset", payout.rtp_at_reset)
+        # policies builds on this module's nets: imported here, not at the top, to avoid a cycle
+        from etg.math.policies import Policy, payout_policies
+
+        policies = payout_policies(paytable)
+        if policies is not None:
+            for policy in (Policy.SURRENDER, Policy.BEST):
+                row(f"Progressive Payout: RTP, meter at reset, {policy.label}",
+                    policies.of(policy).rtp_at_reset)
         row("Progressive Payout: RTP, meter at its mean (long run)", payout.rtp_long_run)
         row("Progressive Payout: Envy Bonus RTP per other seat's wager",
             payout.envy_rtp_per_other)
@@ -417,7 +441,7 @@ def _per_unit(payments: list[Payment], stake: int) -> Fraction:
     return Fraction(sum(pay.net for pay in payments), stake)
 
 
-def _pair_probabilities(counts: list[int]) -> dict[Outcome, Fraction]:
+def pair_probabilities(counts: list[int]) -> dict[Outcome, Fraction]:
     """Spot card against dealer card, two cards drawn without replacement from ``counts``.
 
     ``counts[i]`` is the number of cards of the i-th rank, lowest rank first.
@@ -445,6 +469,6 @@ def _war_probabilities(counts: list[int]) -> dict[Outcome, Fraction]:
             continue
         p_tie += p_rank
         rest = [k - 2 if i == rank else k for i, k in enumerate(counts)]
-        for outcome, p in _pair_probabilities(rest).items():
+        for outcome, p in pair_probabilities(rest).items():
             joint[outcome] += p_rank * p
     return {outcome: p / p_tie for outcome, p in joint.items()}

@@ -50,13 +50,26 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from etg.core.cards import Card
+from etg.core.cards import Card, Rank
 from etg.core.hands import payout_hand
 from etg.core.paytable import PayoutHand, Paytable, ProgressiveLevel, ProgressivePayout
 from etg.math.bonus import CARD_FACES, MeterFigures, meter_figures
 
 SUITS = 4
 RANKS = CARD_FACES // SUITS
+
+
+@dataclass(frozen=True, order=True)
+class TieClass:
+    """An original tie as the player sees it: the tied rank (2..14) and whether it is suited."""
+
+    rank: int
+    suited: bool
+
+    @property
+    def label(self) -> str:
+        """E.g. "A suited", "10 unsuited"."""
+        return f"{Rank(self.rank).label} {'suited' if self.suited else 'unsuited'}"
 
 
 @dataclass(frozen=True)
@@ -102,9 +115,23 @@ def hand_counts(decks: int) -> Counter[PayoutHand]:
     Sums to ``N (N−1) (N−2) (N−3)`` with the draws that make no hand, which are
     not counted here.
     """
+    out: Counter[PayoutHand] = Counter()
+    for counts in war_hand_counts_by_tie(decks).values():
+        out.update(counts)
+    return out
+
+
+def war_hand_counts_by_tie(decks: int) -> dict[TieClass, Counter[PayoutHand]]:
+    """:func:`hand_counts` split by the original tie (its rank, suited or not), going to War.
+
+    The counts of one class sum to the ordered draws of that tie times the
+    ``(N−2)(N−3)`` ordered War pairs; a player who surrenders that tie holds
+    its Suited Tie or Tie on every one of them instead.
+    """
     cards = [Card.from_index(f) for f in range(CARD_FACES)]
     n = CARD_FACES * decks
-    out: Counter[PayoutHand] = Counter()
+    out: dict[TieClass, Counter[PayoutHand]] = {
+        TieClass(rank + 2, suited): Counter() for rank in range(RANKS) for suited in (True, False)}
     for f0 in range(CARD_FACES):
         rank = f0 // SUITS
         for f1 in range(rank * SUITS, rank * SUITS + SUITS):  # the dealer's card ties
@@ -114,6 +141,7 @@ def hand_counts(decks: int) -> Counter[PayoutHand]:
             left[f1] -= 1
             if not base:
                 continue
+            tally = out[TieClass(rank + 2, f0 == f1)]
             war_ties = 0
             for war_rank in range(RANKS):
                 faces = range(war_rank * SUITS, war_rank * SUITS + SUITS)
@@ -124,11 +152,11 @@ def hand_counts(decks: int) -> Counter[PayoutHand]:
                             war_ties += ways
                             hand = payout_hand(cards[f0], cards[f1], (cards[f2], cards[f3]))
                             assert hand is not None
-                            out[hand] += base * ways
+                            tally[hand] += base * ways
             # War cards of two ranks: the original deal's hand stands.
             hand = payout_hand(cards[f0], cards[f1], None)
             assert hand is not None
-            out[hand] += base * ((n - 2) * (n - 3) - war_ties)
+            tally[hand] += base * ((n - 2) * (n - 3) - war_ties)
     return out
 
 
@@ -139,7 +167,7 @@ def progressive_payout_figures(paytable: Paytable) -> ProgressivePayoutFigures |
         return None
     hands = hand_probabilities(paytable.shoe.decks)
     wager = rules.wager_cents
-    rtp_fixed = sum((p * (wager + _win(rules, hand)) for hand, p in hands.items()),
+    rtp_fixed = sum((p * (wager + hand_win_cents(rules, hand)) for hand, p in hands.items()),
                     Fraction(0)) / wager
     metered = {hand: rules.pays.of(hand).meter_percent for hand in PayoutHand
                if rules.pays.of(hand).meter_percent}
@@ -149,7 +177,7 @@ def progressive_payout_figures(paytable: Paytable) -> ProgressivePayoutFigures |
     at_reset = sum((hands[hand] * (rules.meter.reset_cents * pct // 100)
                     for hand, pct in metered.items()), Fraction(0)) / wager
     envy = sum((p * rules.envy_cents.of(hand) for hand, p in hands.items()), Fraction(0)) / wager
-    break_even, break_even_cents = _break_even(rtp_fixed, hands, metered, wager)
+    break_even, break_even_cents = break_even_meter(rtp_fixed, hands, metered, wager)
     return ProgressivePayoutFigures(
         decks=paytable.shoe.decks,
         wager_cents=wager,
@@ -174,14 +202,15 @@ def rtp_at_meter(figures: ProgressivePayoutFigures, rules: ProgressivePayout,
     return figures.rtp_fixed + award / figures.wager_cents
 
 
-def _win(rules: ProgressivePayout, hand: PayoutHand) -> int:
+def hand_win_cents(rules: ProgressivePayout, hand: PayoutHand) -> int:
     """The odds' winnings in cents on the fixed wager, rounded down as the engine pays them."""
     pay = rules.pays.of(hand)
     return rules.wager_cents * pay.pays // pay.to
 
 
-def _break_even(rtp_fixed: Fraction, hands: dict[PayoutHand, Fraction],
-                metered: dict[PayoutHand, int], wager: int) -> tuple[Fraction | None, int | None]:
+def break_even_meter(rtp_fixed: Fraction, hands: dict[PayoutHand, Fraction],
+                     metered: dict[PayoutHand, int],
+                     wager: int) -> tuple[Fraction | None, int | None]:
     """The meter at which the RTP is 1: unrounded, and the least whole cent that reaches it."""
     slope = sum((hands[hand] * Fraction(pct, 100) for hand, pct in metered.items()), Fraction(0))
     if not slope:

@@ -1,12 +1,18 @@
 """Running means and two-sided 99 % confidence intervals for the simulators.
 
-Every simulated figure is the mean of per-round samples: a net per unit wagered
-(a house edge is the mean of minus the net) or a 0/1 indicator (a hit
-frequency is a Bernoulli proportion). The interval is the normal (central limit)
-approximation ``mean ± z·s/√n`` with the sample variance ``s²`` taken with
-``n − 1``; for a 0/1 indicator that is the Wald interval of a proportion, which
-is accurate for the millions of rounds a par-sheet simulation runs and the
-probabilities (a few percent and up) it measures.
+Three kinds of figure, three intervals:
+
+- a **mean** of per-round samples (:class:`RunningMean`): the normal (central
+  limit) approximation ``mean ± z·s/√n`` with the sample variance ``s²`` taken
+  with ``n − 1``;
+- a **ratio** of two per-round totals, such as a wager's return: money paid
+  over money staked when the stake varies from round to round
+  (:class:`RatioMean`): the same normal interval on the linearised ratio (the
+  delta method), the rounds being the independent trials;
+- a **proportion** (a hit frequency, :func:`proportion_estimate`): the Wilson
+  score interval, which stays inside [0, 1] and keeps its coverage for an
+  event seen a handful of times in millions of trials, where the Wald interval
+  (the normal one on 0/1 samples) collapses to a point or goes below zero.
 
 The accumulator keeps the count, the sum and the sum of squares, so that
 chunks of any size (one sample, a NumPy array, or a histogram of outcome
@@ -98,3 +104,76 @@ class RunningMean:
             return Estimate(mean, -math.inf, math.inf, n)
         half = z * math.sqrt(self.variance / n)
         return Estimate(mean, mean - half, mean + half, n)
+
+
+class RatioMean:
+    """A ratio ``Σx / Σy`` of per-round totals, e.g. paid over staked, with its interval.
+
+    Each round gives a pair ``(x, y)``; the rounds are independent, the pairs
+    within a round need not be. The estimate ``R = x̄ / ȳ`` has the delta-method
+    interval ``R ± z·s_d / (ȳ √n)``, ``s_d²`` the sample variance of the
+    residuals ``d = x − R·y``. With ``y`` the same every round it is exactly the
+    normal interval of the mean of ``x / y``. Sums are kept as in
+    :class:`RunningMean`; give ``x`` and ``y`` in units of a typical stake so
+    that their squares stay small.
+    """
+
+    __slots__ = ("count", "sum_x", "sum_xx", "sum_xy", "sum_y", "sum_yy")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.sum_x = self.sum_y = self.sum_xx = self.sum_xy = self.sum_yy = 0.0
+
+    def add(self, x: float, y: float) -> None:
+        self.count += 1
+        self.sum_x += x
+        self.sum_y += y
+        self.sum_xx += x * x
+        self.sum_xy += x * y
+        self.sum_yy += y * y
+
+    def add_many(self, x: npt.ArrayLike, y: npt.ArrayLike) -> None:
+        """One round per element of ``x`` and ``y`` (broadcast: ``y`` may be one number)."""
+        a, b = np.broadcast_arrays(np.asarray(x, dtype=np.float64).ravel(),
+                                   np.asarray(y, dtype=np.float64).ravel())
+        self.count += int(a.size)
+        self.sum_x += float(a.sum())
+        self.sum_y += float(b.sum())
+        self.sum_xx += float(np.dot(a, a))
+        self.sum_xy += float(np.dot(a, b))
+        self.sum_yy += float(np.dot(b, b))
+
+    @property
+    def ratio(self) -> float:
+        return self.sum_x / self.sum_y if self.sum_y else math.nan
+
+    def estimate(self, z: float = Z99) -> Estimate:
+        """``Σx / Σy`` with its two-sided interval (99 % by default); ``n`` counts the rounds.
+
+        NaN when nothing was staked; unbounded with fewer than two rounds.
+        """
+        n = self.count
+        r = self.ratio
+        if n < 2 or math.isnan(r):
+            return Estimate(r, -math.inf, math.inf, n)
+        residual = self.sum_xx - 2 * r * self.sum_xy + r * r * self.sum_yy
+        variance = max(0.0, residual / (n - 1))
+        half = z * math.sqrt(variance / n) / (self.sum_y / n)
+        return Estimate(r, r - half, r + half, n)
+
+
+def proportion_estimate(hits: int, n: int, z: float = Z99) -> Estimate:
+    """A proportion ``hits / n`` with its Wilson score interval (99 % by default).
+
+    Unlike the Wald interval it never collapses to a point at 0 or 1 hits and
+    keeps close to its nominal coverage for rare events. NaN with no trials.
+    """
+    if n < 1:
+        return Estimate(math.nan, -math.inf, math.inf, n)
+    p = hits / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    low = 0.0 if hits == 0 else max(0.0, centre - half)  # exactly 0 / 1 at the ends
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)

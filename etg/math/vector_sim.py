@@ -50,7 +50,6 @@ of :class:`~etg.math.stats.RunningMean` does not.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,7 +61,8 @@ from etg.core.paytable import PayoutHand, Paytable, WheelSegment
 from etg.core.settle import Outcome
 from etg.math.bonus import trigger_faces
 from etg.math.exact import RANK_COUNT, SUITS_PER_DECK, main_game_nets
-from etg.math.stats import Z99, Estimate, RunningMean
+from etg.math.stats import Estimate, RunningMean
+from etg.math.stats import proportion_estimate as proportion_estimate  # moved; still here
 
 OUTCOME_CODE: dict[Outcome, int] = {Outcome.LOWER: 0, Outcome.HIGHER: 1, Outcome.TIE: 2}
 CLASS_COUNT = 9  # 3 original outcomes x 3 War outcomes
@@ -355,16 +355,29 @@ def draw_faces(rng: np.random.Generator, decks: int, n: int) -> npt.NDArray[np.i
 def payout_hand_codes(faces: npt.NDArray[np.int32]) -> npt.NDArray[np.int8]:
     """Each column's Progressive Payout Hand code (:data:`HAND_CODES`, :data:`NO_HAND`).
 
-    The rules of :func:`etg.core.hands.payout_hand` with War on every tie,
-    written from the lowest hand up so that each higher one overwrites it: the
-    same precedence, tested case by case against that function.
+    ``faces`` holds the rows spot, dealer, spot War, dealer War card
+    (:func:`draw_faces`); see :func:`hand_codes`.
     """
     spot, dealer, war_spot, war_dealer = faces
+    return hand_codes(spot, dealer, war_spot, war_dealer)
+
+
+def hand_codes(spot: npt.NDArray[np.integer], dealer: npt.NDArray[np.integer],
+               war_spot: npt.NDArray[np.integer],
+               war_dealer: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
+    """The Progressive Payout Hand code of each spot, going to War on every tie.
+
+    Faces as :attr:`etg.core.cards.Card.index`; the arrays broadcast (one
+    dealer card against many spots). The rules of
+    :func:`etg.core.hands.payout_hand`, written from the lowest hand up so that
+    each higher one overwrites it: the same precedence, tested case by case
+    against that function.
+    """
     tie = spot // SUITS_PER_DECK == dealer // SUITS_PER_DECK
     suited = spot == dealer  # same rank and suit: the same face
     double = tie & (war_spot // SUITS_PER_DECK == war_dealer // SUITS_PER_DECK)
     war_suited = war_spot == war_dealer
-    codes = np.full(spot.shape, NO_HAND, dtype=np.int8)
+    codes = np.full(tie.shape, NO_HAND, dtype=np.int8)
     codes[tie] = HAND_CODES[PayoutHand.TIE]
     codes[tie & suited] = HAND_CODES[PayoutHand.SUITED_TIE]
     codes[double] = HAND_CODES[PayoutHand.DOUBLE_TIE]
@@ -374,21 +387,6 @@ def payout_hand_codes(faces: npt.NDArray[np.int32]) -> npt.NDArray[np.int8]:
     codes[both_suited] = HAND_CODES[PayoutHand.SUITED_DOUBLE_TIE]
     codes[both_suited & (war_spot == spot)] = HAND_CODES[PayoutHand.SUITED_FOUR_OF_A_KIND]
     return codes
-
-
-def proportion_estimate(hits: int, n: int, z: float = Z99) -> Estimate:
-    """A proportion ``hits / n`` with its Wilson score interval (99 % by default).
-
-    Unlike the Wald interval it never collapses to a point at 0 or 1 hits and
-    keeps close to its nominal coverage for rare events.
-    """
-    if n < 1:
-        return Estimate(math.nan, -math.inf, math.inf, n)
-    p = hits / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
 
 
 class _WheelTables:
