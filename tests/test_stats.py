@@ -113,7 +113,8 @@ def test_ratio_by_hand() -> None:
     # s_d^2 = (0 + 4 + 4) / 2 = 4; half = z * 2 / sqrt(3) / mean y (8/3)
     half = Z99 * 2 / math.sqrt(3) / (8 / 3)
     assert (est.mean, est.n) == (0.5, 3)
-    assert (est.low, est.high) == pytest.approx((0.5 - half, 0.5 + half))
+    assert 0.5 - half < 0  # no x is negative, so the ratio cannot be: the interval stops at 0
+    assert (est.low, est.high) == pytest.approx((0.0, 0.5 + half))
 
 
 def test_ratio_with_a_constant_denominator_is_the_mean_of_the_ratios() -> None:
@@ -157,3 +158,14 @@ def test_wilson_interval_by_hand() -> None:
     assert none.low == 0.0
     assert none.high == pytest.approx(z2 / (1_000_000 + z2))
     assert proportion_estimate(10, 10).high == 1.0
+
+
+def test_a_ratio_of_money_paid_never_reads_below_zero() -> None:
+    # An award seen twice in 10,000 rounds: the delta-method interval would reach below 0.
+    paid = RatioMean()
+    paid.add_many([0.0] * 9_998 + [250.0, 250.0], 1.0)
+    estimate = paid.estimate()
+    assert estimate.mean == 0.05 and estimate.low == 0.0 and estimate.high > 0.1
+    net = RatioMean()  # a net result can be negative: no cut
+    net.add_many([-1.0] * 5_000 + [1.0] * 5_000, 1.0)
+    assert net.estimate().low < 0 < net.estimate().high

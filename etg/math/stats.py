@@ -115,17 +115,21 @@ class RatioMean:
     residuals ``d = x − R·y``. With ``y`` the same every round it is exactly the
     normal interval of the mean of ``x / y``. Sums are kept as in
     :class:`RunningMean`; give ``x`` and ``y`` in units of a typical stake so
-    that their squares stay small.
+    that their squares stay small. When no ``x`` was negative (money paid, never
+    taken) the ratio cannot be, and the interval is cut at 0: a rare award's
+    return then reads ``0 … high``, never a negative return.
     """
 
-    __slots__ = ("count", "sum_x", "sum_xx", "sum_xy", "sum_y", "sum_yy")
+    __slots__ = ("count", "min_x", "sum_x", "sum_xx", "sum_xy", "sum_y", "sum_yy")
 
     def __init__(self) -> None:
         self.count = 0
         self.sum_x = self.sum_y = self.sum_xx = self.sum_xy = self.sum_yy = 0.0
+        self.min_x = math.inf
 
     def add(self, x: float, y: float) -> None:
         self.count += 1
+        self.min_x = min(self.min_x, x)
         self.sum_x += x
         self.sum_y += y
         self.sum_xx += x * x
@@ -137,6 +141,8 @@ class RatioMean:
         a, b = np.broadcast_arrays(np.asarray(x, dtype=np.float64).ravel(),
                                    np.asarray(y, dtype=np.float64).ravel())
         self.count += int(a.size)
+        if a.size:
+            self.min_x = min(self.min_x, float(a.min()))
         self.sum_x += float(a.sum())
         self.sum_y += float(b.sum())
         self.sum_xx += float(np.dot(a, a))
@@ -159,7 +165,8 @@ class RatioMean:
         residual = self.sum_xx - 2 * r * self.sum_xy + r * r * self.sum_yy
         variance = max(0.0, residual / (n - 1))
         half = z * math.sqrt(variance / n) / (self.sum_y / n)
-        return Estimate(r, r - half, r + half, n)
+        low = r - half if self.min_x < 0 else max(0.0, r - half)
+        return Estimate(r, low, r + half, n)
 
 
 def proportion_estimate(hits: int, n: int, z: float = Z99) -> Estimate:
