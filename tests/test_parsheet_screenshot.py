@@ -56,3 +56,20 @@ def test_the_seven_spot_sheet_renders_in_chromium(tmp_path: Path) -> None:
                 coloured += 1
     assert ink > 2_000, ink  # text, table rules and charts
     assert coloured > 500, coloured  # the bars and the wheel's segments
+
+
+@pytest.mark.parametrize("file", sorted(p.name for p in (shipped_config_dir() / "paytables")
+                                         .glob("*.yaml")))
+def test_every_shipped_paytables_sheet_opens_as_a_page(tmp_path: Path, file: str) -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    loaded = load_paytable(shipped_config_dir() / "paytables" / file)
+    html = tmp_path / "sheet.html"
+    html.write_text(render(par_sheet(loaded, sim_rounds=0)), encoding="utf-8")
+    png = tmp_path / "page.png"
+    screenshot(html, png, tmp_path / "profile")
+    image = pygame.image.load(str(png))
+    ink = sum(1 for y in range(0, PAGE[1], 9) for x in range(0, PAGE[0], 9)
+              if min(image.get_at((x, y))[:3]) < 200)
+    assert ink > 600, (file, ink)  # the title, the identity and the rules tables

@@ -129,10 +129,11 @@ def _note(text: str) -> str:
 def _identity(sheet: ParSheet) -> str:
     i = sheet.identity
     rows = [("File", i.file), ("Paytable id", i.id), ("Name", i.name), ("SHA-256", i.sha256),
-            ("Jurisdiction", i.jurisdiction), ("Program", f"etg {i.version}"),
-            ("Bonus Spin mix", f"{pct(i.mix, 1)} of Bonus Spin wagers in the smallest "
-                               f"denomination"),
-            ("Simulation", f"{sheet.sim_rounds:,} rounds" if sheet.sim_rounds else "not run")]
+            ("Jurisdiction", i.jurisdiction), ("Program", f"etg {i.version}")]
+    if sheet.bonus is not None:  # the mix means nothing to a game without the wheel
+        rows.append(("Bonus Spin mix", f"{pct(i.mix, 1)} of Bonus Spin wagers in the smallest "
+                                       f"denomination"))
+    rows.append(("Simulation", f"{sheet.sim_rounds:,} rounds" if sheet.sim_rounds else "not run"))
     items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows)
     return f"<section id='identity'><h2>Identity</h2><dl class='identity'>{items}</dl></section>"
 
