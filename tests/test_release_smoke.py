@@ -13,7 +13,7 @@ from etg import places
 from etg.cli import main
 from etg.release.smoke import run_smoke_test
 
-CHECKS = ["software", "assets", "paytables", "ledger", "frames"]
+CHECKS = ["software", "assets", "paytables", "ledger", "sounds", "frames"]
 
 
 def test_every_check_passes_on_this_install_and_reports_in_order() -> None:
@@ -26,6 +26,7 @@ def test_every_check_passes_on_this_install_and_reports_in_order() -> None:
     assert details["assets"] == "4 fonts, 2 texts load"  # the DejaVu faces, licence and README
     shipped = len(list((places.shipped_config_dir() / "paytables").glob("*.yaml")))
     assert details["paytables"] == f"{shipped} paytables and cabinet.yaml validate"
+    assert details["sounds"] == "7 sounds made and the mixer takes them"
     assert details["frames"].startswith("12 frames of the table drawn at 1920x1080")
 
 
@@ -80,11 +81,11 @@ def test_the_command_prints_a_line_per_check_and_exits_by_the_result(
     result = CliRunner().invoke(main, ["smoke-test"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert [line.split(":")[0].split()[-1] for line in lines[:5]] == CHECKS
-    assert lines[-1] == "etg smoke-test: all 5 checks pass"
+    assert [line.split(":")[0].split()[-1] for line in lines[:6]] == CHECKS
+    assert lines[-1] == "etg smoke-test: all 6 checks pass"
     monkeypatch.setenv("ETG_ASSETS", str(tmp_path / "nothing"))
     result = CliRunner().invoke(main, ["smoke-test"])
     assert result.exit_code == 1
     assert "FAIL  assets: SmokeFailure: missing:" in result.output
-    assert result.output.splitlines()[-1] == "etg smoke-test: 1 of 5 checks failed (assets)"
+    assert result.output.splitlines()[-1] == "etg smoke-test: 1 of 6 checks failed (assets)"
 

@@ -43,6 +43,6 @@ def test_the_built_wheel_installs_into_a_fresh_venv_and_passes_its_smoke_test(
                 cwd=elsewhere).stdout.strip()
     assert Path(where).is_relative_to(venv), where  # the wheel's copy, not this checkout
     result = run(venv / "bin" / "etg", "smoke-test", cwd=elsewhere)
-    assert result.stdout.splitlines()[-1] == "etg smoke-test: all 5 checks pass", result.stdout
+    assert result.stdout.splitlines()[-1] == "etg smoke-test: all 6 checks pass", result.stdout
     version = run(venv / "bin" / "etg", "--version", cwd=elsewhere).stdout
     assert version.startswith("etg, version ")

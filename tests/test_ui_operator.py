@@ -504,3 +504,90 @@ def test_exit_and_shut_down(tmp_path: Path) -> None:
     tap(app, "confirm:yes")
     assert app.quit_requested
     assert _menu_actions(app)[-1] == {"action": "shutdown"}
+
+
+# --- the SOUND page -----------------------------------------------------------------------------
+
+def _channel_volumes() -> set[float]:
+    from etg.ui.audio import CHANNELS
+
+    return {pygame.mixer.Channel(i).get_volume() for i in range(CHANNELS)}
+
+
+def test_the_sound_page_saves_volume_and_mute_and_applies_them_at_once(tmp_path: Path) -> None:
+    from etg.config.cabinet import Sound
+    from etg.ui.audio import Cue, samples
+
+    app = _app(tmp_path)
+    menu = _enter_menu(app)
+    tap(app, "tab:sound")
+    assert menu.page is Page.SOUND
+    assert "70" in _texts(app)
+    tap(app, "sound:up")
+    assert load_cabinet(app.cabinet_file).sound == Sound(80, False, 20)
+    assert (app.audio.volume, app.audio.muted) == (80, False)
+    assert _channel_volumes() == {int(0.8 ** 2 * 128) / 128}  # what SDL keeps of 0.64
+    assert _menu_actions(app)[-1] == {"action": "sound", "volume": 80, "mute": False,
+                                      "refused": None}
+    assert "80" in _texts(app)
+
+    tap(app, "sound:mute")
+    assert load_cabinet(app.cabinet_file).sound == Sound(80, True, 20)
+    assert app.audio.muted and _channel_volumes() == {0.0}
+    assert _menu_actions(app)[-1] == {"action": "sound", "volume": 80, "mute": True,
+                                      "refused": None}
+    assert not button(app, "sound:test:jackpot").enabled  # nothing to hear while muted
+    assert button(app, "sound:mute").label == "UNMUTE"
+
+    tap(app, "sound:mute")
+    for _ in range(9):
+        tap(app, "sound:down")
+    assert load_cabinet(app.cabinet_file).sound == Sound(0, False, 20)
+    assert not button(app, "sound:down").enabled and button(app, "sound:up").enabled
+    for _ in range(10):
+        tap(app, "sound:up")
+    assert load_cabinet(app.cabinet_file).sound.volume == 100
+    assert not button(app, "sound:up").enabled
+    assert _channel_volumes() == {1.0}
+
+    pygame.mixer.stop()
+    tap(app, "sound:test:jackpot")
+    jackpot = pygame.mixer.Channel(0).get_sound()
+    assert jackpot is not None and jackpot.get_raw() == samples(Cue.JACKPOT).tobytes()
+    assert _menu_actions(app)[-1] == {"action": "sound_test", "cue": "jackpot"}
+    app.draw()
+    assert not_blank(app.canvas)
+
+
+def test_the_sound_page_adds_the_section_to_an_old_cabinet_file(tmp_path: Path) -> None:
+    config = config_copy(tmp_path)
+    cabinet = config / "cabinet.yaml"
+    text = cabinet.read_text(encoding="utf-8")
+    cabinet.write_text(text[:text.index("sound:")], encoding="utf-8")
+    app = _app(tmp_path, config=config)
+    _enter_menu(app)
+    tap(app, "tab:sound")
+    old = cabinet.read_text(encoding="utf-8")  # with the PIN hash
+    tap(app, "sound:down")
+    assert cabinet.read_text(encoding="utf-8") == old + "sound:\n  volume: 60\n"
+    assert app.audio.volume == 60
+
+
+def test_a_sound_change_that_cannot_be_saved_is_not_applied(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import etg.ui.operator
+
+    def disk_full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    app = _app(tmp_path)
+    _enter_menu(app)
+    tap(app, "tab:sound")
+    before = app.cabinet_file.read_bytes()
+    monkeypatch.setattr(etg.ui.operator, "set_cabinet_value", disk_full)
+    tap(app, "sound:mute")
+    assert app.cabinet_file.read_bytes() == before
+    assert not app.audio.muted and app.audio.volume == 70
+    assert _menu_actions(app)[-1] == {"action": "sound", "volume": 70, "mute": False,
+                                      "refused": "[Errno 28] No space left on device"}
+    assert app.toasts[-1].message == "[Errno 28] No space left on device"

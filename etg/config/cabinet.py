@@ -1,7 +1,8 @@
 """The cabinet: what differs between two machines running the same game.
 
 ``config/cabinet.yaml`` says which display to use, where the ledger lives,
-which paytable is active and the operator and supervisor PIN hashes. Like a
+which paytable is active, the operator and supervisor PIN hashes and how loud
+the table plays its sounds. Like a
 paytable it is validated strictly into a frozen dataclass (same reader, same
 messages); :func:`cabinet_violations` adds the checks types cannot express.
 """
@@ -30,6 +31,22 @@ class Display:
 
 
 @dataclass(frozen=True, slots=True)
+class Sound:
+    """The table's sounds (SPEC §6): ``volume`` 0 (silent) to 100, ``mute`` silences all.
+
+    ``big_win_multiple``: a seat whose winnings in one step reach this many
+    times its stake settled in that step hears the big-win fanfare instead of
+    the win chime. It is a presentation choice, not a paytable figure, so it
+    lives here and holds for every paytable.
+    """
+
+    volume: int = 70
+    mute: bool = False
+    big_win_multiple: int = 20
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True)
 class Cabinet:
     """One cabinet's settings, as read from ``cabinet.yaml``.
 
@@ -45,6 +62,7 @@ class Cabinet:
     supervisor_pin_hash: str | None = None
     language: str = "en"
     attract_delay_s: int = 60
+    sound: Sound = Sound()
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def paytable_path(self, cabinet_file: Path) -> Path:
@@ -54,6 +72,8 @@ class Cabinet:
 
 _LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 _MAX_ATTRACT_DELAY_S = 3600
+MAX_VOLUME = 100
+BIG_WIN_MULTIPLES = (2, 1000)  # a 1x "big win" would be every even-money win
 
 
 def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
@@ -82,4 +102,13 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
     if not 1 <= cabinet.attract_delay_s <= _MAX_ATTRACT_DELAY_S:
         out.append(Violation(("attract_delay_s",), f"must be between 1 and {_MAX_ATTRACT_DELAY_S} "
                                                    f"seconds, not {cabinet.attract_delay_s}"))
+    sound = cabinet.sound
+    if not 0 <= sound.volume <= MAX_VOLUME:
+        out.append(Violation(("sound", "volume"), f"must be between 0 and {MAX_VOLUME}, "
+                                                  f"not {sound.volume}"))
+    low, high = BIG_WIN_MULTIPLES
+    if not low <= sound.big_win_multiple <= high:
+        out.append(Violation(("sound", "big_win_multiple"), f"must be between {low} and {high} "
+                                                            f"times the stake, "
+                                                            f"not {sound.big_win_multiple}"))
     return out

@@ -2,11 +2,15 @@
 
 The cabinet file is edited by people: it carries comments that say what each
 key means and which rule it comes from. A program that wants to store a PIN
-hash or the active paytable must not throw those away by re-dumping the YAML,
-so this module rewrites exactly one top-level scalar, ``key: value  # comment``,
-and nothing else: the comment stays, lined up with the file's other comments
-when the new value leaves room (two spaces after it when not), and every other
-line stays byte-for-byte, line endings included.
+hash, the active paytable or the sound volume must not throw those away by
+re-dumping the YAML, so this module rewrites exactly one scalar,
+``key: value  # comment`` (at the top level or inside a section such as
+``sound:``), and nothing else: the comment stays, lined up with the file's
+other comments when the new value leaves room (two spaces after it when not),
+and every other line stays byte-for-byte, line endings included. A key of a
+section that the file does not have yet (a file written before the section
+existed) is added as one new line at the end of its section, or as the section
+at the end of the file.
 
 The new file is written beside the old one, validated with
 :func:`~etg.config.loader.load_cabinet` (so it can never hold a value the
@@ -27,11 +31,14 @@ from collections import Counter
 from pathlib import Path
 
 import yaml
-from yaml.nodes import MappingNode, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from etg.config.loader import load_cabinet
 from etg.config.problems import ROOT, ConfigError, Problem
 from etg.config.yaml_source import parse_yaml
+
+Scalar = str | int | bool | None
+"""A value the cabinet file can hold on one line."""
 
 
 class CabinetKeyError(KeyError):
@@ -41,14 +48,20 @@ class CabinetKeyError(KeyError):
         return str(self.args[0]) if self.args else "no such key"
 
 
-def set_cabinet_value(cabinet_file: Path, key: str, value: str | None) -> None:
-    """Set top-level ``key`` of ``cabinet_file`` to ``value`` (``None`` writes ``null``).
+def set_cabinet_value(cabinet_file: Path, key: str, value: Scalar) -> None:
+    """Set ``key`` of ``cabinet_file`` to ``value`` (``None`` writes ``null``).
 
-    Raises :class:`CabinetKeyError` if the file has no ``key:`` line,
-    ValueError if that key holds a mapping or a multi-line value,
-    :class:`~etg.config.problems.ConfigError` if the file cannot be read or the
-    new value makes it invalid (the file is then left as it was), and OSError
-    if it cannot be written.
+    ``key`` is a top-level key (``language``) or a dotted path into a section
+    (``sound.volume``); a section's key the file lacks is added (see the
+    module's docstring). Strings are written so that they read back as the same
+    text (:func:`yaml_scalar`), integers and booleans as YAML numbers and
+    ``true`` / ``false``.
+
+    Raises :class:`CabinetKeyError` if the file has no top-level ``key:`` line
+    (or a key appears twice), ValueError if that key holds a mapping or a
+    multi-line value, :class:`~etg.config.problems.ConfigError` if the file
+    cannot be read or the new value makes it invalid (the file is then left as
+    it was), and OSError if it cannot be written.
     """
     cabinet_file = Path(cabinet_file)
     try:
@@ -58,10 +71,27 @@ def set_cabinet_value(cabinet_file: Path, key: str, value: str | None) -> None:
             from None
     parse_yaml(raw, str(cabinet_file))  # a syntax error is reported as the loader reports it
     text = raw.decode("utf-8")
-    start, end = _value_span(text, key, cabinet_file)
-    rendered = yaml_scalar(value)
-    new_text = text[:start] + rendered + _after_value(text, start, end, rendered)
+    rendered = cabinet_scalar(value)
+    path = key.split(".")
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(root, MappingNode):
+        raise ConfigError([_problem(cabinet_file, "expected a mapping of keys at the top level")])
+    found = _find(root, path, cabinet_file)
+    if isinstance(found, _Entry):
+        start, end = _value_span(found, key, cabinet_file)
+        new_text = text[:start] + rendered + _after_value(text, start, end, rendered)
+    else:
+        new_text = _with_new_key(text, found, path, rendered, cabinet_file)
     _replace_validated(cabinet_file, new_text.encode("utf-8"))
+
+
+def cabinet_scalar(value: Scalar) -> str:
+    """``value`` as one line of YAML: ``true`` / ``false``, a number, or :func:`yaml_scalar`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return yaml_scalar(value)
 
 
 def yaml_scalar(value: str | None) -> str:
@@ -101,24 +131,96 @@ def _reads_back(rendered: str, value: str) -> bool:
     return not document.problems and document.data.get("k") == value
 
 
-def _value_span(text: str, key: str, cabinet_file: Path) -> tuple[int, int]:
-    """Start and end (character offsets) of the one-line value of top-level ``key``."""
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    if not isinstance(root, MappingNode):
-        raise ConfigError([_problem(cabinet_file, "expected a mapping of keys at the top level")])
-    found = [(k, v) for k, v in root.value if isinstance(k, ScalarNode) and k.value == key]
-    if not found:
-        raise CabinetKeyError(f"{cabinet_file}: no top-level '{key}:' line to change")
-    if len(found) > 1:
-        raise CabinetKeyError(f"{cabinet_file}: '{key}:' appears {len(found)} times")
-    key_node, node = found[0]
+@dataclasses.dataclass(frozen=True)
+class _Entry:
+    """A key found in the file, and its value."""
+
+    key: Node
+    value: Node
+
+
+@dataclasses.dataclass(frozen=True)
+class _Missing:
+    """The deepest section of a path that the file has (``path[:depth]``); the rest is not there."""
+
+    section: MappingNode
+    depth: int
+
+
+def _find(root: MappingNode, path: list[str], cabinet_file: Path) -> _Entry | _Missing:
+    """The entry at ``path``, or where the file stops having it.
+
+    A missing top-level key is a :class:`CabinetKeyError`: only a section's key is added.
+    """
+    node: Node = root
+    entry: _Entry | None = None
+    for depth, part in enumerate(path):
+        if not isinstance(node, MappingNode):
+            where = ".".join(path[:depth])
+            raise ValueError(f"{cabinet_file}: '{where}' holds a value, not a section of keys")
+        found = [_Entry(k, v) for k, v in node.value
+                 if isinstance(k, ScalarNode) and k.value == part]
+        if len(found) > 1:
+            raise CabinetKeyError(f"{cabinet_file}: '{part}:' appears {len(found)} times")
+        if not found:
+            if len(path) == 1:
+                raise CabinetKeyError(f"{cabinet_file}: no top-level '{part}:' line to change")
+            return _Missing(node, depth)
+        entry = found[0]
+        node = entry.value
+    assert entry is not None  # a key path has at least one part
+    return entry
+
+
+def _value_span(entry: _Entry, key: str, cabinet_file: Path) -> tuple[int, int]:
+    """Start and end (character offsets) of the one-line value of ``entry``."""
+    node = entry.value
     if not isinstance(node, ScalarNode) or node.style in ("|", ">"):
         raise ValueError(f"{cabinet_file}: '{key}' holds a block, not a one-line value")
-    same_line = node.start_mark.line == node.end_mark.line == key_node.start_mark.line
+    same_line = node.start_mark.line == node.end_mark.line == entry.key.start_mark.line
     if not same_line or node.start_mark.index == node.end_mark.index:
         raise ValueError(f"{cabinet_file}: '{key}' must have its value on its own line "
                          f"(write null there first)")
     return node.start_mark.index, node.end_mark.index
+
+
+def _with_new_key(text: str, missing: _Missing, path: list[str], rendered: str,
+                  cabinet_file: Path) -> str:
+    """``text`` with the keys of ``path`` that ``missing`` lacks added under its section."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    section, depth = missing.section, missing.depth
+    if section.flow_style:
+        raise ValueError(f"{cabinet_file}: '{'.'.join(path[:depth])}' is written on one line; "
+                         f"add '{path[depth]}' to it by hand")
+    if depth == 0:
+        indent, at = 0, len(text)  # a new section goes at the end of the file
+    else:
+        indent = section.value[0][0].start_mark.column if section.value else 2 * depth
+        at = _end_of_line(text, _last_index(section))
+    lines = []
+    for level, part in enumerate(path[depth:]):
+        last = depth + level == len(path) - 1
+        lines.append(" " * (indent + 2 * level) + f"{part}:" + (f" {rendered}" if last else ""))
+    head = text[:at]
+    if head and not head.endswith("\n"):
+        head += newline
+    return head + newline.join(lines) + newline + text[at:]
+
+
+def _last_index(node: Node) -> int:
+    """Character offset just after the last value written inside ``node``."""
+    while isinstance(node, MappingNode | SequenceNode) and node.value and not node.flow_style:
+        last = node.value[-1]
+        node = last[1] if isinstance(node, MappingNode) else last
+    return int(node.end_mark.index)
+
+
+def _end_of_line(text: str, index: int) -> int:
+    """Offset of the start of the line after the one ``index`` is on (or the end of text)."""
+    if index > 0 and text[index - 1] == "\n":
+        return index  # a block's end mark already sits at the start of the next line
+    end = text.find("\n", index)
+    return len(text) if end == -1 else end + 1
 
 
 def _after_value(text: str, start: int, end: int, rendered: str) -> str:

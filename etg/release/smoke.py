@@ -10,7 +10,9 @@ directory, it checks what a cabinet needs before its first real start:
    validate as the program reads them;
 4. **ledger** — a temporary ledger opens, records one round played by bots,
    and verifies clean from its first round;
-5. **frames** — the real kiosk App draws a few frames of that table on SDL's
+5. **sounds** — every cue is made and the mixer opens (on SDL's dummy audio
+   driver) and takes them;
+6. **frames** — the real kiosk App draws a few frames of that table on SDL's
    dummy video driver, and they are not blank.
 
 It touches nothing of the cabinet's: the ledger, its key and the site
@@ -182,11 +184,31 @@ def check_frames(scratch: Path) -> str:
     return f"{FRAMES} frames of the table drawn at {width}x{height} ({colours} colours)"
 
 
+def check_sounds(_: Path) -> str:
+    import numpy as np
+    import pygame
+
+    from etg.config.cabinet import Sound
+    from etg.ui.audio import Audio, Cue, samples
+
+    quiet = [cue.name for cue in Cue if not np.abs(samples(cue)).max()]
+    if quiet:
+        raise SmokeFailure("silent cues: " + ", ".join(quiet))
+    audio = Audio.open(Sound())
+    try:
+        if not audio.enabled:
+            raise SmokeFailure("the mixer did not open (see the log)")
+    finally:
+        pygame.mixer.quit()
+    return f"{len(Cue)} sounds made and the mixer takes them"
+
+
 _CHECKS: tuple[tuple[str, Callable[[Path], str]], ...] = (
     ("software", check_software),
     ("assets", check_assets),
     ("paytables", check_paytables),
     ("ledger", check_ledger),
+    ("sounds", check_sounds),
     ("frames", check_frames),
 )
 

@@ -32,6 +32,7 @@ from etg.core.state import TableState
 from etg.table import STORAGE_FAULTS, Table, TableTilted
 from etg.timekeeper import Timekeeper
 from etg.ui import theme
+from etg.ui.audio import Audio
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.input import InputAdapter, Phase, Touch
 from etg.ui.scene import Scene
@@ -171,7 +172,7 @@ class App:
     def __init__(self, table: Table, cabinet: Cabinet, cabinet_file: Path, options: RunOptions,
                  window: pygame.Surface,
                  base: Callable[[App], Scene] | None = None,
-                 director: DemoDirector | None = None) -> None:
+                 director: DemoDirector | None = None, audio: Audio | None = None) -> None:
         self.table = table
         self.cabinet = cabinet
         self.cabinet_file = cabinet_file
@@ -187,6 +188,8 @@ class App:
         self.next_demo_at = 0.0
         self.last_activity = 0.0
         self.shots = Shots(options.screenshots) if options.screenshots else None
+        # The table's sounds, made before the first frame (silent without a sound device).
+        self.audio = audio if audio is not None else Audio.open(cabinet.sound)
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
         self.canvas = self._canvas_for(window)

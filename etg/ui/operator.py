@@ -2,13 +2,15 @@
 
 SPEC §6 lists what it holds: "meters, game recall, event log, credits in and
 out per seat, progressive meters, paytable view and switch, shoe and RNG
-self-test, tilt clear, RAM clear (second confirmation)". Each is a page
-here, chosen from a column of tabs on the left.
+self-test, tilt clear, RAM clear (second confirmation)", and the sound's
+"volume and mute". Each is a page here, chosen from a column of tabs on the
+left.
 
 The menu reads; it changes the table only through the controller's own
 operations (:meth:`App.send` for credits, :meth:`App.switch_paytable`,
 :meth:`Table.acknowledge_tilt`, :meth:`Table.ram_clear`), each of which
-writes its own record. On top of that every page opened and every action is
+writes its own record; the SOUND page writes ``cabinet.yaml`` and sets the
+App's :class:`~etg.ui.audio.Audio`. On top of that every page opened and every action is
 written to the event log as ``operator_menu`` with the operator as the actor
 (SPEC §5: "operator login and actions (who, when, what)"), and entering the
 menu writes ``operator_login``, which the ``operator_menu_entries`` meter
@@ -33,7 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from etg.config.loader import LoadedPaytable, default_config_dir, load_paytable
+from etg.config.cabinet import MAX_VOLUME
+from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
+from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
 from etg.core.cards import Card
 from etg.core.commands import CashIn, CashOut
@@ -60,6 +64,7 @@ from etg.selftest import SelfTest, run_self_test
 from etg.table import TableTilted
 from etg.ui import theme
 from etg.ui.assets import Colour, Style, font
+from etg.ui.audio import Cue
 from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_face, card_size
 from etg.ui.input import Touch
@@ -80,6 +85,9 @@ CASH_IN_CENTS: tuple[int, ...] = (2_000, 10_000, 50_000)
 RECALL_ROUNDS = 10
 """Rounds the recall page goes back (SPEC §5: "the last 10 rounds at least")."""
 
+VOLUME_STEP = 10
+"""What one tap of the SOUND page's − or + changes the volume (0–100) by."""
+
 
 class Page(Enum):
     METERS = "meters"
@@ -88,6 +96,7 @@ class Page(Enum):
     CREDITS = "credits"
     PROGRESSIVES = "progressives"
     PAYTABLES = "paytables"
+    SOUND = "sound"
     SELF_TEST = "self_test"
     TILT = "tilt"
     RAM_CLEAR = "ram_clear"
@@ -219,6 +228,8 @@ class OperatorMenu(Scene):
             self._cash(rest)
         elif head == "pt":
             self._paytable_action(rest)
+        elif head == "sound":
+            self._sound(rest)
         elif tag == "selftest:run":
             self._run_self_test()
         elif tag == "tilt:ack":
@@ -292,6 +303,33 @@ class OperatorMenu(Scene):
         self._log("switch_paytable", file=loaded.path.name, paytable_id=loaded.paytable.id,
                   sha256=loaded.sha256, refused=refusal)
         self.viewing = None
+        self._load()
+
+    def _sound(self, what: str) -> None:
+        """Volume down or up a step, mute on or off (saved, then applied at once), or a test."""
+        app = self.app
+        verb, _, name = what.partition(":")
+        if verb == "test":
+            app.audio.play(Cue(name))
+            self._log("sound_test", cue=name)
+            return
+        sound = app.cabinet.sound
+        value: int | bool
+        if verb == "mute":
+            key, value = "sound.mute", not sound.mute
+        else:
+            step = VOLUME_STEP if verb == "up" else -VOLUME_STEP
+            key, value = "sound.volume", min(MAX_VOLUME, max(0, sound.volume + step))
+        refusal = None
+        try:
+            set_cabinet_value(app.cabinet_file, key, value)
+            app.cabinet = load_cabinet(app.cabinet_file)
+        except (ConfigError, CabinetKeyError, ValueError, OSError) as error:
+            refusal = str(error)
+            app.notify(refusal)
+        sound = app.cabinet.sound  # as the file now says: the live sound never disagrees
+        app.audio.configure(sound.volume, sound.mute)
+        self._log("sound", volume=sound.volume, mute=sound.mute, refused=refusal)
         self._load()
 
     def _run_self_test(self) -> None:
@@ -1304,6 +1342,84 @@ def _self_test_view(menu: OperatorMenu) -> PageView:
     return sheet.view("SHOE AND RNG SELF-TEST", subtitle)
 
 
+# --- SOUND ------------------------------------------------------------------------------------
+
+_CUE_LABELS = {Cue.CHIP: "CHIPS", Cue.DEAL: "CARD DEAL", Cue.FLIP: "CARD FLIP",
+               Cue.TICK: "WHEEL TICK", Cue.WIN: "WIN", Cue.BIG_WIN: "BIG WIN",
+               Cue.JACKPOT: "JACKPOT"}
+
+
+def _sound_view(menu: OperatorMenu) -> PageView:
+    app = menu.app
+    sound = app.cabinet.sound
+    audio = app.audio
+    sheet = _Sheet()
+    x, y = _BODY_X, _BODY_Y
+    sheet.box((x, y, _BODY_W, 240), theme.FELT_DARK, theme.GOLD_DARK, 16, 2)
+    sheet.text("VOLUME", x + 32, y + 24, 20, theme.GOLD, style=Style.BOLD)
+    sheet.text("MUTED" if sound.mute else f"{sound.volume}", x + 32, y + 64, 48,
+               theme.TILT if sound.mute else theme.WHITE, style=Style.BOLD)
+    steps = MAX_VOLUME // VOLUME_STEP
+    lit = theme.TEXT_DIM if sound.mute else theme.WIN
+    for step in range(steps):
+        on = sound.volume >= (step + 1) * VOLUME_STEP
+        sheet.box((x + 290 + step * 54, y + 60 + 60 - 6 * step, 46, 50 + 6 * step),
+                  lit if on else theme.PANEL_LIGHT, radius=6)
+    sheet.buttons.append(Button((x + 860, y + 60, 160, 110), f"− {VOLUME_STEP}", "sound:down",
+                                enabled=sound.volume > 0, size=34))
+    sheet.buttons.append(Button((x + 1040, y + 60, 160, 110), f"+ {VOLUME_STEP}", "sound:up",
+                                enabled=sound.volume < MAX_VOLUME, size=34))
+    sheet.buttons.append(Button((x + _BODY_W - 260, y + 60, 236, 110),
+                                "UNMUTE" if sound.mute else "MUTE", "sound:mute", hot=sound.mute,
+                                colour=_RED if not sound.mute else theme.BUTTON, size=30))
+    if not audio.enabled:
+        status, colour = ("No sound device: the table plays silently. The settings are kept "
+                          "for when one is connected."), theme.TILT
+    elif sound.mute:
+        status, colour = "Muted: the table is silent until it is unmuted.", theme.CREAM
+    else:
+        status, colour = (f"Sound on at {sound.volume} of {MAX_VOLUME}: every channel plays "
+                          f"at {audio.gain:.0%} of full level."), theme.CREAM
+    sheet.text(status, x + 32, y + 192, 21, colour, max_width=_BODY_W - 64)
+    y += 268
+    sheet.section("TEST A SOUND", x, y, _BODY_W)
+    cues = list(Cue)
+    gap = 16
+    width = (_BODY_W - gap * (len(cues) - 1)) / len(cues)
+    for index, cue in enumerate(cues):
+        sheet.buttons.append(Button((x + index * (width + gap), y + 48, width, 80),
+                                    _CUE_LABELS[cue], f"sound:test:{cue.value}",
+                                    enabled=audio.enabled and not sound.mute, size=21))
+    y += 150
+    sheet.section("SETTINGS", x, y, _BODY_W)
+    lines = [
+        "Saved in cabinet.yaml as sound.volume and sound.mute, and applied at once.",
+        f"The big-win fanfare plays for winnings of {sound.big_win_multiple} times the seat's "
+        f"stake or more (sound.big_win_multiple).",
+        "Every sound is made by the program when it starts: there are no sound files.",
+    ]
+    for index, line in enumerate(lines):
+        sheet.text(line, x, y + 46 + index * 32, 21, theme.CREAM, max_width=_BODY_W)
+    y += 160
+    sheet.section("EARLIER CHANGES", x, y, _BODY_W)
+    changes = [e for e in app.table.ledger.event_log("operator_menu")
+               if e["details"].get("action") == "sound"][::-1][:4]
+    if changes:
+        rows: list[list[Text]] = [
+            [_when(e["at"]), str(e["actor"] or "—"), f"{e['details'].get('volume', '—')}",
+             "MUTED" if e["details"].get("mute") else "ON",
+             clip(str(e["details"].get("refused") or ""), 19, _BODY_W - 1000 - 24)]
+            for e in changes]
+        sheet.table([("TIME (UTC)", 300, "l"), ("BY", 260, "l"), ("VOLUME", 220, "r"),
+                     ("SOUND", 220, "l"), ("REFUSED", _BODY_W - 1000, "l")], rows, x, y + 46,
+                    36, 19)
+    else:
+        sheet.text("The sound has never been changed from the menu on this ledger.", x,
+                   y + 50, 21, theme.TEXT_DIM)
+    return sheet.view("SOUND", "Chips, cards, the wheel and wins; volume and mute for the "
+                               "whole table.")
+
+
 def _figure(value: Any, pattern: str) -> str:
     return pattern.format(value) if isinstance(value, int | float) else "—"
 
@@ -1444,7 +1560,8 @@ def _paint(view: PageView, surface: pygame.Surface) -> None:
 _LOADERS: dict[Page, Callable[[OperatorMenu], PageView]] = {
     Page.METERS: _meters_view, Page.RECALL: _recall_view, Page.EVENT_LOG: _event_log_view,
     Page.CREDITS: _credits_view, Page.PROGRESSIVES: _progressives_view,
-    Page.PAYTABLES: _paytables_view, Page.SELF_TEST: _self_test_view, Page.TILT: _tilt_view,
+    Page.PAYTABLES: _paytables_view, Page.SOUND: _sound_view, Page.SELF_TEST: _self_test_view,
+    Page.TILT: _tilt_view,
     Page.RAM_CLEAR: _ram_clear_view,
 }
 

@@ -10,14 +10,26 @@ screen skip. Animation never decides anything: every amount shown comes from
 the state or the events, and after a restart (no animations at all) the
 screen shows the committed state as it is.
 
+Each animation brings its sound (SPEC §6): a card's flight DEAL and its turn
+FLIP, a chip flight CHIP (one in :data:`CHIP_SOUND_GAP_S` at most, so a burst
+of chips is one rattle), a progressive's celebration JACKPOT. A step that pays
+winnings adds one WIN, or BIG_WIN if a seat's winnings in it reach the
+cabinet's ``sound.big_win_multiple`` times that seat's stake settled in it (a
+step with a JACKPOT has no other win sound). Each sound is played by
+:meth:`Presenter.update` when the clock reaches its animation's start, never
+by drawing.
+
 Everything is a pure function of ``now``: the same time always gives the
 same picture.
 """
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections import deque
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from etg.core.commands import BetKind
 from etg.core.events import (
@@ -39,6 +51,7 @@ from etg.core.events import (
 from etg.core.money import format_cents
 from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.state import TableState
+from etg.ui.audio import Audio, Cue, CuePlayer
 from etg.ui.layout import TableLayout
 
 CardKey = tuple[str, int, bool]  # (dealer | spot, spot number, War deal)
@@ -51,6 +64,8 @@ SETTLE_STAGGER_S = 0.06
 WHEEL_HOLD_S = 1.2  # the stopped wheel stays on screen before the payouts
 CELEBRATION_S = 6.0
 CELEBRATION_GATE_S = 4.0
+CHIP_SOUND_GAP_S = 0.04  # chip sounds closer together than this are one sound
+BIG_WIN_MULTIPLE = 20  # the shipped cabinet.yaml's sound.big_win_multiple
 
 _LEVEL_TITLES = {ProgressiveLevel.PRIMARY: "JACKPOT!", ProgressiveLevel.SECONDARY: "MINI JACKPOT!",
                  ProgressiveLevel.PROGRESSIVE_PAYOUT: "PROGRESSIVE PAYOUT!"}
@@ -115,6 +130,7 @@ class WheelSpin:
 
 
 Animation = CardFlight | ChipFlight | Banner | Celebration | WheelSpin
+_Sounded = TypeVar("_Sounded", CardFlight, ChipFlight, Celebration)  # animations with a sound
 
 
 @dataclass
@@ -126,9 +142,14 @@ class Presenter:
     credits: tuple[int, ...] = ()
     wheel_seconds: float = 6.5  # how long the wheel takes to stop (from the wheel view)
     animations: list[Animation] = field(default_factory=list)
+    audio: CuePlayer = field(default_factory=Audio.silent)
+    big_win_multiple: int = BIG_WIN_MULTIPLE
     _queue: deque[tuple[TableState, list[Event]]] = field(default_factory=deque)
     _gate: float = 0.0  # the current step's gating animations end then
     _pending_credits: tuple[int, ...] | None = None
+    _cues: list[tuple[float, int, Cue]] = field(default_factory=list)  # a heap: (at, order, cue)
+    _cued: int = 0
+    _last_chip: float = -math.inf
 
     def __post_init__(self) -> None:
         if not self.credits:
@@ -150,6 +171,7 @@ class Presenter:
             self._gate = self._start(state, events, now)
             self._pending_credits = state.credits
         self.animations = [a for a in self.animations if a.end > now]
+        self._sound(now)
 
     def busy(self, now: float) -> bool:
         """Anything still to show: a queued step or a moving animation."""
@@ -169,22 +191,23 @@ class Presenter:
     # --- from events to animations ------------------------------------------------------------
 
     def _start(self, state: TableState, events: list[Event], now: float) -> float:
-        """Schedule the step's animations; returns when its gating ones end."""
+        """Schedule the step's animations and sounds; returns when its gating ones end."""
         gate = now
         deal_at = now
         settle_at = now
+        settled: list[tuple[WagerSettled, float]] = []  # each wager and when its chips fly
+        jackpot = False
         for event in events:
             if isinstance(event, CardDealt):
-                flight = self._card(event, deal_at)
+                flight = self._add(self._card(event, deal_at))
                 deal_at += DEAL_STAGGER_S
-                self.animations.append(flight)
                 gate = max(gate, flight.end)
                 settle_at = max(settle_at, flight.end)
             elif isinstance(event, WagerPlaced):
-                self.animations.append(self._wager(event, now))
+                self._add(self._wager(event, now))
             elif isinstance(event, DecisionMade) and event.decision is Decision.WAR:
                 box = self._seat_box(event.seat, event.spot)
-                self.animations.append(ChipFlight(event.war_tie + state.round.wagers[
+                self._add(ChipFlight(event.war_tie + state.round.wagers[
                     event.seat - 1][event.spot - 1].war, now, box, self._spot(event.spot),
                     event.seat))
             elif isinstance(event, WheelStopped):
@@ -195,24 +218,54 @@ class Presenter:
                 gate = max(gate, settle_at)
             elif isinstance(event, ProgressiveAwarded):
                 where = "BONUS SPIN" if event.spot == 0 else f"SPOT {event.spot}"
-                party = Celebration(_LEVEL_TITLES[event.level],
-                                    f"{format_cents(event.amount)}  ·  SEAT {event.seat}"
-                                    f"  ·  {where}", settle_at)
-                self.animations.append(party)
+                self._add(Celebration(_LEVEL_TITLES[event.level],
+                                      f"{format_cents(event.amount)}  ·  SEAT {event.seat}"
+                                      f"  ·  {where}", settle_at))
+                jackpot = True
                 settle_at += CELEBRATION_GATE_S
                 gate = max(gate, settle_at)
             elif isinstance(event, WagerSettled):
                 chips = self._settled(event, settle_at)
                 if chips is not None:
                     settle_at += SETTLE_STAGGER_S
-                    self.animations.append(chips)
+                    self._add(chips)
+                    settled.append((event, chips.start))
                     gate = max(gate, chips.end)
             else:
                 banner = _banner(event, now)
                 if banner is not None:
                     self.animations.append(banner)
                     gate = max(gate, banner.end)
+        win = None if jackpot else _win_cue(settled, self.big_win_multiple)
+        if win is not None:
+            self._cue(*win)
         return gate
+
+    def _add(self, animation: _Sounded) -> _Sounded:
+        """Show ``animation`` and schedule its sounds; returns it."""
+        self.animations.append(animation)
+        if isinstance(animation, CardFlight):
+            self._cue(animation.start, Cue.DEAL)
+            self._cue(animation.start + CARD_FLIGHT_S, Cue.FLIP)
+        elif isinstance(animation, ChipFlight):
+            self._cue(animation.start, Cue.CHIP)
+        else:
+            self._cue(animation.start, Cue.JACKPOT)
+        return animation
+
+    def _cue(self, at: float, cue: Cue) -> None:
+        self._cued += 1
+        heapq.heappush(self._cues, (at, self._cued, cue))
+
+    def _sound(self, now: float) -> None:
+        """Play the sounds whose animations have started by ``now``, in order."""
+        while self._cues and self._cues[0][0] <= now:
+            at, _, cue = heapq.heappop(self._cues)
+            if cue is Cue.CHIP:
+                if at - self._last_chip < CHIP_SOUND_GAP_S:
+                    continue
+                self._last_chip = at
+            self.audio.play(cue)
 
     def _card(self, event: CardDealt, start: float) -> CardFlight:
         layout = self.layout
@@ -255,6 +308,28 @@ class Presenter:
     def _wheel(self) -> tuple[float, float]:
         x, y = self.layout.wheel_centre
         return float(x), float(y)
+
+
+def _win_cue(settled: list[tuple[WagerSettled, float]], multiple: int) -> tuple[float, Cue] | None:
+    """A step's win sound and when it plays, from its settled wagers and their chips' start.
+
+    BIG_WIN at the first payment to a seat whose winnings (paid beyond the
+    stake returned, after any cap) reach ``multiple`` times its stake settled
+    in the step; else WIN at the first payment of winnings; None if no seat won.
+    """
+    won: dict[int, int] = {}
+    staked: dict[int, int] = {}
+    first: dict[int, float] = {}
+    for event, at in settled:
+        staked[event.seat] = staked.get(event.seat, 0) + event.payment.stake
+        winnings = event.paid - event.payment.returned
+        if winnings > 0:
+            won[event.seat] = won.get(event.seat, 0) + winnings
+            first.setdefault(event.seat, at)
+    if not won:
+        return None
+    big = [first[seat] for seat, cents in won.items() if cents >= multiple * staked[seat]]
+    return (min(big), Cue.BIG_WIN) if big else (min(first.values()), Cue.WIN)
 
 
 def _banner(event: Event, now: float) -> Banner | None:

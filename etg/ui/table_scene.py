@@ -42,6 +42,7 @@ from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.core.wheel import WheelStops
 from etg.ui import theme
 from etg.ui.assets import Style, fit_text, text
+from etg.ui.audio import Cue
 from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
 from etg.ui.input import Touch
@@ -144,7 +145,9 @@ class TableScene(Scene):
         seconds = _spin_seconds(self.wheel)
         if self.wheel is not None:
             self.wheel.rest_on(state.round.wheel)
-        self.presenter = Presenter(self.layout, state, wheel_seconds=seconds)
+        self.presenter = Presenter(self.layout, state, wheel_seconds=seconds, audio=app.audio,
+                                   big_win_multiple=app.cabinet.sound.big_win_multiple)
+        self._tick_segment: int | None = None  # the Community segment last under the pointer
         self.controls = {seat: SeatControls(self.layout.chip_values[0])
                          for seat in range(1, state.paytable.seats + 1)}
         self.seat_messages: dict[int, tuple[str, float]] = {}
@@ -175,6 +178,7 @@ class TableScene(Scene):
         if spin is not None and self.wheel is not None and spin.start not in self._spun:
             self._spun.add(spin.start)
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
+        self._tick(now)
         self._maybe_attract(now)
         if self._warm and not self.presenter.busy(now):
             card, width = self._warm.pop()
@@ -182,6 +186,17 @@ class TableScene(Scene):
 
     def settled(self, now: float) -> bool:
         return not self.presenter.busy(now)
+
+    def _tick(self, now: float) -> None:
+        """One TICK each time a Community-ring segment passes the pointer of a spinning wheel."""
+        spin = self.presenter.spin()
+        if self.wheel is None or spin is None or not spin.start <= now < spin.end:
+            self._tick_segment = None
+            return
+        segment = self.wheel.segment_under_pointer("community", now)
+        if self._tick_segment is not None and segment != self._tick_segment:
+            self.app.audio.play(Cue.TICK)
+        self._tick_segment = segment
 
     # --- input ----------------------------------------------------------------------------------
 
