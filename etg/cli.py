@@ -125,6 +125,7 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message))
         clean = False
+        table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
         table.note_pins({"operator": cabinet.operator_pin_hash,
                          "supervisor": cabinet.supervisor_pin_hash})
         check_software(table)

@@ -405,6 +405,7 @@ def test_cabinet_problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         "operator_pin_hash: ''\n"
         "language: English\n"
         "attract_delay_s: 0\n"
+        "ledger_min_free_mb: 10\n"
     ))
     with pytest.raises(ConfigError) as caught:
         load_cabinet(path)
@@ -415,6 +416,7 @@ def test_cabinet_problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         "cabinet.yaml:3:20: operator_pin_hash: must not be empty (null if not set)",
         "cabinet.yaml:4:11: language: must be a language code such as 'en', not 'English'",
         "cabinet.yaml:5:18: attract_delay_s: must be between 1 and 3600 seconds, not 0",
+        "cabinet.yaml:6:21: ledger_min_free_mb: must be between 64 and 1,000,000 MB, not 10",
     ]
 
 

@@ -68,3 +68,32 @@ def test_a_round_in_progress_is_finished_before_the_check_stops_the_next(tmp_pat
     assert table.ledger.round_count() == rounds + 1
     assert table.state.phase is Phase.IDLE  # between rounds: the next one was never opened
     table.close()
+
+
+def test_the_kiosk_takes_its_floor_from_the_cabinet_file(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from etg.cli import main
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.ledger.store import Ledger
+    from etg.ledger.verify import active_tilts
+    from tests.kiosk_support import config_copy
+
+    config = config_copy(tmp_path)
+    floor_mb = above_free_space(tmp_path) // MB
+    if floor_mb > 1_000_000:
+        pytest.skip("more than the largest floor a cabinet file may set is free here")
+    set_cabinet_value(config / "cabinet.yaml", "ledger_min_free_mb", floor_mb)
+    db = tmp_path / "demo.db"
+    result = CliRunner().invoke(main, ["run", "--headless", "--demo", "--frames", "900",
+                                       "--config", str(config), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    store = Ledger.open_readonly(db)
+    try:
+        with store.reading():
+            tilts = [t["details"] for t in active_tilts(store)]
+            rounds = store.round_count()
+    finally:
+        store.close()
+    assert rounds == 0 and [t["check"] for t in tilts] == ["disk"]
+    assert tilts[0]["message"].startswith("ledger disk nearly full: ")

@@ -63,6 +63,7 @@ class Cabinet:
     language: str = "en"
     attract_delay_s: int = 60
     sound: Sound = Sound()
+    ledger_min_free_mb: int = 512
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def paytable_path(self, cabinet_file: Path) -> Path:
@@ -72,6 +73,7 @@ class Cabinet:
 
 _LANGUAGE = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})?")
 _MAX_ATTRACT_DELAY_S = 3600
+MIN_FREE_MB, MAX_FREE_MB = 64, 1_000_000  # the ledger disk's floor of free space (issue 11)
 MAX_VOLUME = 100
 BIG_WIN_MULTIPLES = (2, 1000)  # a 1x "big win" would be every even-money win
 
@@ -102,6 +104,10 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
     if not 1 <= cabinet.attract_delay_s <= _MAX_ATTRACT_DELAY_S:
         out.append(Violation(("attract_delay_s",), f"must be between 1 and {_MAX_ATTRACT_DELAY_S} "
                                                    f"seconds, not {cabinet.attract_delay_s}"))
+    if not MIN_FREE_MB <= cabinet.ledger_min_free_mb <= MAX_FREE_MB:
+        out.append(Violation(("ledger_min_free_mb",), f"must be between {MIN_FREE_MB} and "
+                                                      f"{MAX_FREE_MB:,} MB, "
+                                                      f"not {cabinet.ledger_min_free_mb}"))
     sound = cabinet.sound
     if not 0 <= sound.volume <= MAX_VOLUME:
         out.append(Violation(("sound", "volume"), f"must be between 0 and {MAX_VOLUME}, "
