@@ -128,10 +128,12 @@ def test_a_key_is_added_inside_its_section_not_after_the_next_one(folder: Path) 
 def test_an_invalid_volume_leaves_the_file_untouched(folder: Path) -> None:
     cabinet = _shipped_copy(folder)
     original = cabinet.read_bytes()
+    line = next(n for n, text in enumerate(original.decode().splitlines(), start=1)
+                if text.startswith("  volume: "))
     with pytest.raises(ConfigError) as caught:
         set_cabinet_value(cabinet, "sound.volume", 110)
-    assert str(caught.value) == (f"{cabinet}:15:11: sound.volume: must be between 0 and 100, "
-                                 f"not 110")
+    assert str(caught.value) == (f"{cabinet}:{line}:11: sound.volume: must be between 0 and "
+                                 f"100, not 110")
     assert cabinet.read_bytes() == original
 
 
