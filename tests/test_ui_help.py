@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import pygame
@@ -100,10 +101,12 @@ def test_maryland_pages_carry_exactly_the_paytables_numbers() -> None:
     bonus = page(pages, "BONUS SPIN")
     assert "a red Ace: 1 in 26" in bonus.text  # 2 red Aces of 52 faces, whatever the decks
     community, hot = charts(bonus)
-    assert community.headers == ("SYMBOL", "$1 WAGER", "$5 WAGER", "CHANCE")
-    assert community.rows[0] == ("$150", "$30", "$150", "1.1%")  # weight 1 of 91
-    assert ("$100", "$25", "$125", "2.2%") in community.rows  # Paytable A: $100 pays $125
-    assert hot.rows[0] == ("JACKPOT", "20% of meter", "100% of meter", "0.83%")  # 1 of 120
+    assert community.headers == ("SYMBOL", "WEIGHT", "CHANCE", "%", "$1 WAGER", "$5 WAGER")
+    assert community.rows[0] == ("$150", "1", "1/91", "1.1%", "$30", "$150")  # weight 1 of 91
+    assert ("$100", "2", "2/91", "2.2%", "$25", "$125") in community.rows  # Paytable A
+    assert hot.rows[0] == ("JACKPOT", "1", "1/120", "0.83%", "20% of meter", "100% of meter")
+    assert hot.rows[1] == ("MINI JACKPOT", "2", "1/60", "1.7%", "20% of meter",
+                           "100% of meter")  # weight 2 of 120, in lowest terms
     assert "6 equal segments, one per seat (1 in 6 each)" in bonus.text
     assert {b.level for b in bonus.blocks if isinstance(b, LiveMeter)} == {
         ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY}
@@ -125,6 +128,31 @@ def test_maryland_pages_carry_exactly_the_paytables_numbers() -> None:
 
 
 @pytest.mark.parametrize("name", [n for n in SHIPPED if n.startswith("maryland")])
+def test_every_ring_segment_is_printed_with_its_exact_odds(name: str) -> None:
+    """The wheel draws every segment the same width (SPEC §6), so the help page carries
+    the odds: each segment's weight, its chance as weight over the ring's total in lowest
+    terms, and that chance as a percent."""
+    p = paytable(name)
+    assert p.bonus_spin is not None
+    bonus = page(help_pages(p), "BONUS SPIN")
+    community, hot = charts(bonus)
+    for chart, ring in ((community, p.bonus_spin.community_ring),
+                        (hot, p.bonus_spin.hot_spot_ring)):
+        assert chart.headers[1:4] == ("WEIGHT", "CHANCE", "%")
+        total = sum(s.weight for s in ring)
+        chances = []
+        for row, segment in zip(chart.rows, ring, strict=True):
+            exact = Fraction(segment.weight, total)
+            assert row[1] == str(segment.weight)
+            assert Fraction(row[2]) == exact and row[2] == f"{exact.numerator}/{exact.denominator}"
+            digits = 2 if exact < Fraction(1, 100) else 1
+            assert row[3] == f"{float(exact) * 100:.{digits}f}%"
+            chances.append(Fraction(row[2]))
+        assert sum(chances) == 1
+    assert "all segments of a ring are the same size; their chances are in the tables" in bonus.text
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED if n.startswith("maryland")])
 def test_every_ring_segment_and_hand_is_printed_from_the_paytable(name: str) -> None:
     p = paytable(name)
     assert p.bonus_spin is not None and p.progressive_payout is not None
@@ -136,10 +164,10 @@ def test_every_ring_segment_and_hand_is_printed_from_the_paytable(name: str) -> 
         for row, segment in zip(chart.rows, ring, strict=True):
             assert row[0] == segment.symbol
             if segment.meter_percent is not None:
-                assert row[1:-1] == tuple(f"{pct}% of meter" for pct in segment.meter_percent)
+                assert row[4:] == tuple(f"{pct}% of meter" for pct in segment.meter_percent)
             else:
                 assert segment.pays_cents is not None
-                assert row[1:-1] == tuple(money(c) for c in segment.pays_cents)
+                assert row[4:] == tuple(money(c) for c in segment.pays_cents)
     (hands,) = charts(page(pages, "PROGRESSIVE"))
     w = p.progressive_payout
     for row, hand in zip(hands.rows, PayoutHand, strict=True):
@@ -217,7 +245,7 @@ def test_editing_the_yaml_changes_what_players_read(tmp_path: Path) -> None:
     assert "Tie Wager | ties the dealer's card | 12 to 1" in words
     assert "10 to 1" not in words
     assert "You have 25 seconds" in words
-    assert "$150 | $35 | $175 | 1.1%" in words
+    assert "$150 | 1 | 1/91 | 1.1% | $35 | $175" in words
     assert "TIE WAGER PAYS 12 TO 1" in highlights(load_paytable(copy).paytable)
 
 

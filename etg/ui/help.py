@@ -375,9 +375,14 @@ def _pays(p: Paytable) -> HelpPage:
 def _bonus_spin(p: Paytable, b: BonusSpin) -> HelpPage:
     chance = trigger_probability(b, p.shoe.decks)
     denominations = " or ".join(_denominations(b))
-    headers = ("SYMBOL", *(f"{_money(d)} WAGER" for d in b.denominations_cents), "CHANCE")
+    # Every segment of a ring is drawn the same width on the wheel (SPEC §6: visual width is
+    # not the weight), so the odds are printed here: each segment's weight, and its chance
+    # as an exact fraction of the ring's total weight and as a percent.
+    headers = ("SYMBOL", "WEIGHT", "CHANCE", "%", *(f"{_money(d)} WAGER"
+                                                    for d in b.denominations_cents))
     flush: Align = "right"
-    align: tuple[Align, ...] = ("left", *(flush,) * len(b.denominations_cents), "right")
+    align: tuple[Align, ...] = ("left", flush, flush, flush,
+                                *(flush,) * len(b.denominations_cents))
     # MD Ch. 10 E(1): Community Pay, to every Bonus Spin wager.
     community = Chart(headers, _ring_rows(b.community_ring, b), align)
     # MD Ch. 10 D(1): Hot Spot Pay, to the Hot Spot seat's wager only (SPEC §3).
@@ -386,13 +391,15 @@ def _bonus_spin(p: Paytable, b: BonusSpin) -> HelpPage:
     left: list[Block] = [
         Paragraph(f"THE WHEEL SPINS when the dealer's card is {_trigger_words(b)}: "
                   f"{_chance(chance)}. Bet {denominations} once a round, with an Initial Wager. "
-                  f"Each Bonus Spin wager is collected; wins are paid as amounts on top."),
+                  f"Each Bonus Spin wager is collected; wins are paid as amounts on top. "
+                  f"On the wheel all segments of a ring are the same size; their chances are "
+                  f"in the tables."),
         Heading("COMMUNITY RING · every Bonus Spin wager wins"),
         community,
         Heading("SEAT RING · picks the Hot Spot"),
         Paragraph(f"{p.seats} equal segments, one per seat ({_chance(Fraction(1, p.seats))} "
-                  f"each), wagering or not. If the Hot Spot seat has a Bonus Spin wager it also "
-                  f"wins the Hot Spot ring; otherwise no one does."),
+                  f"each), wagering or not. A Hot Spot seat with a Bonus Spin wager also wins "
+                  f"the Hot Spot ring."),
     ]
     right: list[Block] = [Heading("HOT SPOT RING · the Hot Spot seat wins"), hot]
     for level in (ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY):
@@ -623,7 +630,8 @@ def _limit_words(p: Paytable) -> str:
 
 def _ring_rows(segments: tuple[WheelSegment, ...],
                b: BonusSpin) -> tuple[tuple[str, ...], ...]:
-    """Symbol, pay per denomination, and chance (weight over the ring's total) of each segment."""
+    """Symbol, weight, chance (weight over the ring's total, as a fraction and a percent)
+    and pay per denomination of each segment."""
     total = sum(s.weight for s in segments)
     rows = []
     for s in segments:
@@ -631,8 +639,14 @@ def _ring_rows(segments: tuple[WheelSegment, ...],
             pays = [f"{pct}% of meter" for pct in s.meter_percent]
         else:
             pays = [_money(s.pay_cents(c)) for c in range(len(b.denominations_cents))]
-        rows.append((s.symbol, *pays, _percent(Fraction(s.weight, total))))
+        chance = Fraction(s.weight, total)
+        rows.append((s.symbol, str(s.weight), _fraction(chance), _percent(chance), *pays))
     return tuple(rows)
+
+
+def _fraction(p: Fraction) -> str:
+    """An exact chance in lowest terms: ``1/60``."""
+    return f"{p.numerator}/{p.denominator}"
 
 
 # --------------------------------------------------------------------------- the scene
