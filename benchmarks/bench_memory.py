@@ -1,0 +1,89 @@
+"""The kiosk's memory over a long day: RSS after 100 and after 10,000 demo rounds (SPEC §11).
+
+A fresh interpreter runs the real kiosk App headless on the busiest table
+(Maryland's 7 spots, all nine seats on every wager, the demo's bot dealer and
+players, sound on), through the controller and a real ledger, and reads its
+resident set size from ``/proc/self/status`` after round 100 and after round
+10,000. Target: the second within 10 % of the first — every cache bounded,
+nothing kept per round.
+
+To play 10,000 rounds in minutes instead of a day, the App's clock advances
+a quarter of a second per frame and the table is drawn every
+:data:`DRAW_EVERY` frames (each phase of every round is still drawn, so every
+text, card, chip and wheel picture a round needs goes through the caches),
+and the ledger lives in ``/dev/shm`` where there is one (memory is measured,
+not the disk). ``ETG_BENCH_ROUNDS`` plays fewer rounds for a quick look;
+``rss_mb_10000`` is then null.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROUNDS = int(os.environ.get("ETG_BENCH_ROUNDS", "10000"))
+FIRST = 100
+DRAW_EVERY = 4
+FRAME_S = 0.25
+
+
+def measure(config_dir: Path) -> dict[str, object]:
+    result = subprocess.run([sys.executable, __file__, str(config_dir), str(ROUNDS)],
+                            capture_output=True, text=True, check=True, timeout=4 * 3600)
+    marks = {int(k): v for k, v in json.loads(result.stdout.splitlines()[-1]).items()}
+    return {"rss_mb_100": marks.get(FIRST),
+            "rss_mb_10000": marks.get(10_000) if ROUNDS >= 10_000 else None}
+
+
+def _play(config_dir: Path, rounds: int) -> dict[int, float]:
+    """Play ``rounds`` demo rounds; the RSS in MB after round 100 and after the last."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from etg.bots import busiest_bots
+    from etg.config.loader import load_cabinet, load_paytable
+    from etg.core.rng import SeededSource
+    from etg.ledger.store import Ledger, LedgerKind
+    from etg.table import Table
+    from etg.ui.app import App, RunOptions, open_window
+    from etg.ui.demo import DemoDirector
+
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix="etg-bench-memory-",
+                                   dir=shm if shm.is_dir() else None))
+    loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
+    cabinet_file = config_dir / "cabinet.yaml"
+    cabinet = load_cabinet(cabinet_file)
+    table = Table.open(Ledger.open(folder / "memory.db", kind=LedgerKind.DEMO), loaded,
+                       SeededSource(1))
+    options = RunOptions(headless=True, demo=True)
+    app = App(table, cabinet, cabinet_file, options, open_window(cabinet, options),
+              director=DemoDirector(table, busiest_bots(loaded.paytable)))
+    app.ready()
+    marks: dict[int, float] = {}
+    frame = 0
+    while app.rounds_finished < rounds:
+        frame += 1
+        app.frame(FRAME_S, draw=frame % DRAW_EVERY == 0)
+        done = app.rounds_finished
+        if done in (FIRST, rounds) and done not in marks:
+            marks[done] = _rss_mb()
+        if app.table.tilted:
+            raise RuntimeError(f"the table tilted: {app.table.tilt}")
+    table.close()
+    return marks
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+if __name__ == "__main__":
+    print(json.dumps(_play(Path(sys.argv[1]), int(sys.argv[2]))))
