@@ -444,7 +444,9 @@ def test_event_log_is_newest_first_and_pages(tmp_path: Path) -> None:
             app.send(CashIn(seat, 100), "attendant")
     tap(app, "tab:event_log")
     total = len(_log(app))
-    assert menu.view.rows == total
+    size = menu.view.page_size
+    assert total > size + 1
+    assert menu.view.rows == size + 1  # a page and one row more are read, never the whole log
     texts = _texts(app)
     assert texts.index("operator_menu") < texts.index("cash_in")
     assert '{"action":"page","page":"event_log"}' in texts
@@ -453,6 +455,10 @@ def test_event_log_is_newest_first_and_pages(tmp_path: Path) -> None:
     assert menu.offset == menu.view.page_size
     assert _menu_actions(app)[-1] == {"action": "page_turn", "page": "event_log",
                                       "offset": menu.view.page_size}
+    while button(app, "page:down").enabled:  # to the oldest entry, one page at a time
+        tap(app, "page:down")
+    assert menu.view.rows == len(_log(app))  # on the last page, what was read is all there is
+    assert "power_up" in _texts(app)  # the first entry of every ledger is on the last page
 
 
 def test_paytable_switch_is_refused_with_credits_and_done_without(tmp_path: Path) -> None:
@@ -591,3 +597,24 @@ def test_a_sound_change_that_cannot_be_saved_is_not_applied(
     assert _menu_actions(app)[-1] == {"action": "sound", "volume": 70, "mute": False,
                                       "refused": "[Errno 28] No space left on device"}
     assert app.toasts[-1].message == "[Errno 28] No space left on device"
+
+
+def test_no_page_reads_the_whole_history(tmp_path: Path) -> None:
+    # Issue 11: counts and totals come from the meters or bounded reads, never from a scan of
+    # every entry, on any page, each time it is opened or the table changes under it.
+    app = _app(tmp_path)
+    menu = _enter_menu(app)
+    for seat in range(1, 4):
+        app.send(CashIn(seat, 1_000), "attendant")
+    statements: list[str] = []
+    app.table.ledger.conn.set_trace_callback(statements.append)
+    try:
+        for page in Page:
+            tap(app, f"tab:{page.value}")
+            assert menu.page is page
+    finally:
+        app.table.ledger.conn.set_trace_callback(None)
+    reads = [s for s in statements if "FROM entries" in s]
+    assert reads, "the pages read the ledger"
+    unbounded = [s for s in reads if "LIMIT" not in s and "round = " not in s]
+    assert unbounded == []

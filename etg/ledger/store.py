@@ -539,6 +539,17 @@ class Ledger:
             f"AND tag IN ({marks}) ORDER BY seq DESC LIMIT ?", [*kinds, limit]).fetchall()
         return [_logged(r) for r in reversed(rows)]
 
+    def event_page(self, offset: int, limit: int) -> list[dict[str, Any]]:
+        """``limit`` event-log entries, newest first, after skipping the newest ``offset``.
+
+        Read through the ``(kind, seq)`` index: a page costs its own rows, whatever
+        the length of the log.
+        """
+        rows = self.conn.execute(
+            "SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' "
+            "ORDER BY seq DESC LIMIT ? OFFSET ?", [limit, offset]).fetchall()
+        return [_logged(r) for r in rows]
+
     def meters(self) -> dict[str, Counter[tuple[int, str]]]:
         out: dict[str, Counter[tuple[int, str]]] = {}
         for paytable_id, seat, name, value in self.conn.execute(

@@ -57,7 +57,7 @@ from etg.core.events import (
 from etg.core.money import format_cents, format_gain
 from etg.core.paytable import Paytable, ProgressiveLevel
 from etg.core.state import LEVELS, TableState
-from etg.ledger.meters import DEFINITIONS, TABLE, round_events
+from etg.ledger.meters import CASH_IN, CASH_OUT, DEFINITIONS, TABLE, round_events
 from etg.ledger.recall import LEVEL_LABELS
 from etg.pin import PinRole
 from etg.selftest import SelfTest, run_self_test
@@ -606,7 +606,7 @@ def _meters_view(menu: OperatorMenu) -> PageView:
         label = "CABINET" if pid == "cabinet" else pid
         sheet.buttons.append(Button((x + width - (index + 1) * 262 + 12, _CONTENT[1] + 20, 250,
                                      56), label, f"meters:{pid}", hot=pid == selected, size=20))
-    clears = ledger.event_log("ram_clear")
+    clears = ledger.last_events(("ram_clear",), 1)
     since = f"since the RAM clear of {_when(clears[-1]['at'])}" if clears else \
         "since installation"
     coin_in = sum(v for (s, n), v in values.items() if s == TABLE and n.startswith("coin_in."))
@@ -908,11 +908,11 @@ def _dollars(cents: int) -> str:
 # --- EVENT LOG -------------------------------------------------------------------------------
 
 def _event_log_view(menu: OperatorMenu) -> PageView:
-    entries = menu.app.table.ledger.event_log()
-    entries.reverse()
     sheet = _Sheet()
     size = _rows_fit(_BODY_Y, 38)
-    shown = entries[menu.offset:menu.offset + size]
+    page = menu.app.table.ledger.event_page(menu.offset, size + 1)  # one more: is there a next?
+    shown = page[:size]
+    known = menu.offset + len(page)  # as many as the pager needs to know, never the whole log
     detail_w = _BODY_W - 250 - 250 - 170
     columns = [("TIME (UTC)", 250, "l"), ("KIND", 250, "l"), ("ACTOR", 170, "l"),
                ("DETAILS", detail_w, "l")]
@@ -921,12 +921,12 @@ def _event_log_view(menu: OperatorMenu) -> PageView:
          str(e["actor"] or "—"), clip(compact(e["details"]), 18, detail_w - 24)]
         for e in shown]
     end = sheet.table(columns, rows, _BODY_X, _BODY_Y, row_h=38, size=18)
-    _pager(sheet, menu.offset, size, len(entries), end)
-    first = menu.offset + 1 if entries else 0
+    _pager(sheet, menu.offset, size, known, end, more=len(page) > size)
+    first = menu.offset + 1 if shown else 0
     last = menu.offset + len(shown)
-    return sheet.view("EVENT LOG", f"Newest first: entries {first:,}–{last:,} of "
-                                   f"{len(entries):,}.",
-                      rows=len(entries), page_size=size)
+    return sheet.view("EVENT LOG", f"Newest first: entries {first:,}–{last:,}"
+                                   f"{' and older' if len(page) > size else ''}.",
+                      rows=known, page_size=size)
 
 
 _KIND_COLOURS: dict[str, theme.RGB] = {
@@ -958,25 +958,33 @@ def clip(words: str, size: int, width: int, style: Style = Style.REGULAR) -> str
 
 # --- CREDITS ---------------------------------------------------------------------------------
 
+PENDING_WINDOW = 1_000
+"""Newest cash-out requests and cash-outs read for the CREDITS page: a request is paid
+within minutes, so one still pending lies far inside this window."""
+
+
 def _credits_view(menu: OperatorMenu) -> PageView:
     table = menu.app.table
     ledger = table.ledger
     state = table.state
     seats = state.paytable.seats
+    # The totals are the meters (since the last RAM clear), never a sum over the event log.
     cash_in: Counter[int] = Counter()
     cash_out: Counter[int] = Counter()
-    for entry in ledger.event_log("cash_in"):
-        cash_in[int(entry["details"]["seat"])] += int(entry["details"]["amount"])
-    last_out: dict[int, int] = {}
-    for entry in ledger.event_log("cash_out"):
-        seat = int(entry["details"]["seat"])
-        cash_out[seat] += int(entry["details"]["amount"])
-        last_out[seat] = int(entry["id"])
+    for counter in ledger.meters().values():
+        for (seat, name), value in counter.items():
+            if name == CASH_IN:
+                cash_in[seat] += value
+            elif name == CASH_OUT:
+                cash_out[seat] += value
+    # A request is pending until a cash-out of its seat follows it; only recent ones can be.
     pending: dict[int, dict[str, Any]] = {}
-    for entry in ledger.event_log("cash_out_request"):
+    for entry in ledger.last_events(("cash_out_request", "cash_out"), PENDING_WINDOW):
         seat = int(entry["details"]["seat"])
-        if int(entry["id"]) > last_out.get(seat, 0):
+        if entry["kind"] == "cash_out_request":
             pending[seat] = entry
+        else:
+            pending.pop(seat, None)
     sheet = _Sheet()
     columns = [("SEAT", 110, "l"), ("CREDITS", 220, "r"), ("CASH IN", 200, "r"),
                ("CASH OUT", 200, "r"), ("CASH-OUT REQUEST", 260, "l")]
@@ -1320,7 +1328,7 @@ def _self_test_view(menu: OperatorMenu) -> PageView:
         sheet.text(rule, bx + 28, y + 400, 17, theme.TEXT_DIM, max_width=width - 56)
     y += 470
     sheet.section("EARLIER RUNS", x, y, _BODY_W)
-    logged = menu.app.table.ledger.event_log("self_test")[::-1][:7]
+    logged = menu.app.table.ledger.last_events(("self_test",), 7)[::-1]
     rows_out: list[list[Text]] = []
     for entry in logged:
         figures = entry["details"]
@@ -1402,7 +1410,7 @@ def _sound_view(menu: OperatorMenu) -> PageView:
         sheet.text(line, x, y + 46 + index * 32, 21, theme.CREAM, max_width=_BODY_W)
     y += 160
     sheet.section("EARLIER CHANGES", x, y, _BODY_W)
-    changes = [e for e in app.table.ledger.event_log("operator_menu")
+    changes = [e for e in app.table.ledger.last_events(("operator_menu",), 200)
                if e["details"].get("action") == "sound"][::-1][:4]
     if changes:
         rows: list[list[Text]] = [
@@ -1447,8 +1455,7 @@ def _tilt_view(menu: OperatorMenu) -> PageView:
                                 size=26))
     y += 272
     sheet.section("TILT HISTORY", x, y, _BODY_W)
-    history = [e for e in table.ledger.event_log() if e["kind"] in ("tilt", "tilt_cleared")]
-    history.reverse()
+    history = table.ledger.last_events(("tilt", "tilt_cleared"), 12)[::-1]
     rows: list[list[Text]] = [
         [_when(e["at"]), ("TILT", theme.TILT) if e["kind"] == "tilt" else ("CLEARED", theme.PUSH),
          str(e["actor"] or "—"), clip(_tilt_words(e), 19, _BODY_W - 700 - 24)]
@@ -1493,7 +1500,7 @@ def _ram_clear_view(menu: OperatorMenu) -> PageView:
                                 colour=_RED, size=34, sublabel="ZERO EVERY METER"))
     y += 332
     sheet.section("EARLIER RAM CLEARS", x, y, _BODY_W)
-    clears = ledger.event_log("ram_clear")[::-1][:10]
+    clears = ledger.last_events(("ram_clear",), 10)[::-1]
     if clears:
         rows: list[list[Text]] = [[_when(e["at"]), str(e["actor"] or "—"),
                                    f"{e['details'].get('after_round', '—')}"] for e in clears]
@@ -1512,18 +1519,26 @@ def _rows_fit(top: float, row_h: int) -> int:
     return max(1, int(_PAGER_Y - 12 - top - row_h - _HEAD_GAP) // row_h)
 
 
-def _pager(sheet: _Sheet, offset: int, size: int, total: int, end: float) -> None:
-    """PAGE UP / PAGE DOWN at the bottom right when the rows do not fit one page."""
+def _pager(sheet: _Sheet, offset: int, size: int, total: int, end: float,
+           more: bool | None = None) -> None:
+    """PAGE UP / PAGE DOWN at the bottom right when the rows do not fit one page.
+
+    ``more``: the page was read with one row to spare, so ``total`` counts only what
+    was read and whether more rows follow is ``more`` (no count of the whole log).
+    """
     if total <= size:
         return
     y = _PAGER_Y
     right = _BODY_X + _BODY_W
-    sheet.text(f"{offset + 1:,}–{min(offset + size, total):,} of {total:,}", right - 500,
+    shown_to = min(offset + size, total)
+    of = "" if more is not None else f" of {total:,}"
+    sheet.text(f"{offset + 1:,}–{shown_to:,}{of}", right - 500,
                y + 32, 20, theme.TEXT_DIM, "midright")
     sheet.buttons.append(Button((right - 470, y, 220, 64), "▲ PAGE UP", "page:up",
                                 enabled=offset > 0, size=22))
     sheet.buttons.append(Button((right - 230, y, 220, 64), "PAGE DOWN ▼", "page:down",
-                                enabled=offset + size < total, size=22))
+                                enabled=more if more is not None else offset + size < total,
+                                size=22))
 
 
 def _when(at: str) -> str:
