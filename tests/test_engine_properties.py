@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from etg.bots import Bot, RoundDriver
+from etg.bots import Bot, RoundDriver, busiest_bots
 from etg.core.commands import (
     BetKind,
     CashIn,
@@ -126,6 +127,7 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
             "war_dealt": Settle()}.get(phase, NextRound())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(PAYTABLES), st.data())
 def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.DataObject) -> None:
@@ -227,3 +229,29 @@ def test_replaying_recorded_draws_and_commands_reproduces_the_rounds(
         replayed += new
     assert replayed == events
     assert state == final
+
+
+@pytest.mark.parametrize("p", [maryland_bonus(7, seats=9), pennsylvania_2011()],
+                         ids=["md-7-spots-9-seats", "pa-2011"])
+def test_bots_pressing_repeat_play_the_same_rounds_as_bots_placing_each_wager(p: Paytable) -> None:
+    """The benchmark's REPEAT: the same wagers, events and states as placing them one by one."""
+    def play(repeat: bool) -> tuple[list[type], list[Event], TableState]:
+        sent: list[type] = []
+
+        def counting_apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
+            sent.append(type(command))
+            return apply(state, command)
+
+        driver = RoundDriver(busiest_bots(p), SeededSource(5), counting_apply, repeat=repeat)
+        state = new_table(p)
+        events: list[Event] = []
+        for _ in range(30):
+            state, new = driver.play_round(state)
+            events += new
+        return sent, events, state
+
+    one_by_one, repeated = play(False), play(True)
+    assert repeated[1] == one_by_one[1]
+    assert repeated[2] == one_by_one[2]
+    assert repeated[0].count(RepeatWagers) == 29 * p.seats
+    assert repeated[0].count(PlaceWager) == one_by_one[0].count(PlaceWager) // 30 > 0

@@ -132,6 +132,7 @@ def test_headless_without_demo_is_refused_in_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "t.db").exists()
 
 
+@pytest.mark.slow
 def test_headless_run_from_the_command_line(tmp_path: Path) -> None:
     shots = tmp_path / "shots"
     result = subprocess.run(

@@ -70,6 +70,7 @@ def test_a_round_in_progress_is_finished_before_the_check_stops_the_next(tmp_pat
     table.close()
 
 
+@pytest.mark.slow
 def test_the_kiosk_takes_its_floor_from_the_cabinet_file(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

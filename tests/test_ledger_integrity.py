@@ -159,6 +159,7 @@ def test_the_played_ledger_is_clean(played: Path, tmp_path: Path) -> None:
     assert result.output.strip().endswith(" rounds, clean")
 
 
+@pytest.mark.slow
 def test_every_edit_is_found_by_verify_and_tilts_the_kiosk(played: Path, tmp_path: Path) -> None:
     missed: list[str] = []
     for number, edit in enumerate(_edits(played)):

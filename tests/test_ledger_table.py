@@ -113,6 +113,7 @@ def test_the_last_ten_rounds_read_back_as_they_were_played(tmp_path: Path) -> No
     table.close()
 
 
+@pytest.mark.slow
 def test_ledger_verify_is_clean_after_play(tmp_path: Path) -> None:
     table = open_table(tmp_path / "l.db")
     play(table, 40)

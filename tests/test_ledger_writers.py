@@ -38,6 +38,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     process.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_naming_the_first(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     first = _writing(db)

@@ -16,6 +16,8 @@ class Colour(Enum):
 
 
 class Suit(Enum):
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"

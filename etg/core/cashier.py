@@ -18,8 +18,10 @@ from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
 from etg.core.state import LEVELS, SpotWagers, TableState
 
-_SPOT_FIELDS = frozenset({WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR, WagerKind.WAR_TIE,
-                          WagerKind.PROGRESSIVE_PAYOUT})
+# The spot wagers' kinds name the SpotWagers fields they settle; the others are not on a spot.
+_SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
+                                              WagerKind.WAR_TIE, WagerKind.PROGRESSIVE_PAYOUT)}
+_BONUS_SPIN = WagerKind.BONUS_SPIN
 
 
 class Cashier:
@@ -33,42 +35,54 @@ class Cashier:
         self.staked = list(r.staked)
         self.returned = list(r.returned)
         self.won = list(r.won)
-        self.wagers = [list(row) for row in r.wagers]
+        self.wagers = list(r.wagers)  # per seat, the row of spots: a new tuple when one changes
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
-        self.results: list[WagerSettled] = []
+        self._first_event = len(events)  # this command's WagerSettled events are its results
 
     def wager(self, seat: int, spot: int) -> SpotWagers:
         return self.wagers[seat - 1][spot - 1]
+
+    def set_wager(self, seat: int, spot: int, wagers: SpotWagers) -> None:
+        row = self.wagers[seat - 1]
+        self.wagers[seat - 1] = (*row[: spot - 1], wagers, *row[spot:])
 
     def stake(self, seat: int, spot: int, amount: int, wagers: SpotWagers) -> None:
         """Take ``amount`` from the seat's credits onto the layout as ``wagers``."""
         self.credits[seat - 1] -= amount
         self.staked[seat - 1] += amount
-        self.wagers[seat - 1][spot - 1] = wagers
+        self.set_wager(seat, spot, wagers)
 
     def pay(self, seat: int, spot: int, payments: list[Payment], exempt: bool = False) -> None:
         """Settle ``payments`` of one seat; ``exempt`` winnings ignore the payout limit."""
         if not payments:
             return
         i = seat - 1
+        credits, returned, won, house = self.credits[i], self.returned[i], self.won[i], self.house
+        events = self.events
+        cleared: tuple[str, ...] = ()
         for payment in payments:
-            win = payment.win if exempt else min(payment.win, max(0, self.limit - self.won[i]))
-            paid = payment.returned + win
-            self.credits[i] += paid
-            self.returned[i] += paid
+            win = payment.win
             if not exempt:
-                self.won[i] += win
-            self.house += payment.stake - paid
-            settled = WagerSettled(seat, spot, payment, paid, payment.win - win, self.credits[i])
-            self.results.append(settled)
-            self.events.append(settled)
-            if payment.kind is WagerKind.BONUS_SPIN:
+                room = self.limit - won
+                if win > room:
+                    win = room if room > 0 else 0
+                won += win
+            paid = payment.returned + win
+            credits += paid
+            returned += paid
+            house += payment.stake - paid
+            events.append(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
+            kind = payment.kind
+            if kind is _BONUS_SPIN:
                 self.bonus[i] = 0
-        # The spot wagers' kinds name the SpotWagers fields they settle.
-        cleared = {p.kind.value: 0 for p in payments if p.kind in _SPOT_FIELDS}
+            elif kind in _SPOT_FIELDS:
+                cleared += (_SPOT_FIELDS[kind],)
+        self.credits[i], self.returned[i], self.won[i], self.house = credits, returned, won, house
         if cleared:
-            self.wagers[i][spot - 1] = evolve(self.wagers[i][spot - 1], **cleared)
+            row = self.wagers[i]
+            settled = evolve(row[spot - 1], **dict.fromkeys(cleared, 0))
+            self.wagers[i] = (*row[: spot - 1], settled, *row[spot:])
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
         """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""
@@ -84,10 +98,13 @@ class Cashier:
                  exempt=not self.s.paytable.progressive_in_payout_limit)
 
     def state(self, **changes: Any) -> TableState:
+        """The table with everything settled so far, and ``changes``."""
         r = self.s.round
-        r = evolve(r, wagers=tuple(tuple(row) for row in self.wagers), staked=tuple(self.staked),
+        results = tuple([e for e in self.events[self._first_event:] if type(e) is WagerSettled])
+        r = evolve(r, wagers=tuple(self.wagers), staked=tuple(self.staked),
                    returned=tuple(self.returned), won=tuple(self.won),
-                   bonus_spin=tuple(self.bonus), results=r.results + tuple(self.results),
+                   bonus_spin=tuple(self.bonus), results=r.results + results,
                    **changes.pop("round_changes", {}))
         return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r,
                       meters=tuple(self.meters), **changes)
+

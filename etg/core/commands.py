@@ -25,6 +25,8 @@ class ShuffleReason(Enum):
 class BetKind(Enum):
     """Wagers a player places while betting is open (MD Ch. 7 F(1)-(2))."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     INITIAL = "initial"
     TIE = "tie"
     PROGRESSIVE_PAYOUT = "progressive_payout"  # MD Ch. 7 F(3): fixed amount, on a spot

@@ -70,7 +70,14 @@ from etg.core.events import (
 )
 from etg.core.evolve import evolve
 from etg.core.money import format_cents as _money
-from etg.core.paytable import Decision, Layout, Limit, ProgressiveLevel, rule_violations
+from etg.core.paytable import (
+    Decision,
+    Layout,
+    Limit,
+    Paytable,
+    ProgressiveLevel,
+    rule_violations,
+)
 from etg.core.progressive import MeterState, contribute
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import (
@@ -99,6 +106,7 @@ from etg.core.state import (
     SpotWagers,
     TableState,
     empty_grid,
+    empty_row,
     is_tie,
     new_round,
     new_table,
@@ -207,58 +215,69 @@ def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, list[Event]]:
 def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
     _need_betting(s)
     p = s.paytable
-    _need_seat(s, c.seat)
-    _need_spot(s, c.seat, c.spot)
-    _need_amount(p.unit_cents, c.amount)
-    row = s.round.wagers[c.seat - 1]
-    current = row[c.spot - 1]
-    if c.kind is BetKind.INITIAL:
-        if not current.initial and sum(1 for w in row if w.initial) >= p.max_spots_per_seat:
-            raise Refused(Reason.SPOT_LIMIT,
-                          f"a seat may wager on at most {p.max_spots_per_seat} spots (MD Ch. 7 E)")
-        spots = [spot for spot, w in enumerate(row, start=1) if w.initial] + [c.spot]
-        if max(spots) - min(spots) >= p.max_spots_per_seat:
-            # MD Ch. 7 E: "the number of adjacent boxes on which a player may place a wager":
-            # a seat's spots lie within that many adjacent boxes
-            raise Refused(Reason.SPOT_LIMIT,
-                          f"a seat's spots must be adjacent: spot {c.spot} is too far from "
-                          f"spot {min(spots) if c.spot == max(spots) else max(spots)} "
-                          f"(at most {p.max_spots_per_seat} adjacent spots, MD Ch. 7 E)")
-        total = current.initial + c.amount
+    seat, spot, kind, amount = c.seat, c.spot, c.kind, c.amount
+    _need_seat(s, seat)
+    _need_spot(s, seat, spot)
+    _need_amount(p.unit_cents, amount)
+    row = s.round.wagers[seat - 1]
+    current = row[spot - 1]
+    if kind is _INITIAL:
+        if not current.initial:
+            _need_spot_limit(p.max_spots_per_seat, row, spot)
+        total = current.initial + amount
         _need_limit("Initial Wager", p.limits.initial, total)
         wagers = evolve(current, initial=total)
-    elif c.kind is BetKind.PROGRESSIVE_PAYOUT:
-        _need_progressive_payout(s, current, c.amount)
-        total = c.amount
+    elif kind is _PROGRESSIVE_PAYOUT:
+        _need_progressive_payout(p, current.initial, current.progressive_payout, amount)
+        total = amount
         wagers = evolve(current, progressive_payout=total)
-    elif c.kind is BetKind.BONUS_SPIN:
+    elif kind is _BONUS_SPIN:
         raise Refused(Reason.NO_SUCH_SPOT, "the Bonus Spin wager is per seat, not on a spot")
     else:
         if not current.initial:
             raise Refused(Reason.TIE_WITHOUT_INITIAL,
                           "a Tie Wager needs an Initial Wager on the same spot (MD Ch. 7 F(2))")
-        total = current.tie + c.amount
+        total = current.tie + amount
         _need_limit("Tie Wager", p.limits.tie, total)
         wagers = evolve(current, tie=total)
-    _need_credits(s, c.seat, c.amount)
-    s = _stake(s, c.seat, c.amount, _set(s.round.wagers, c.seat, c.spot, wagers))
-    return s, [WagerPlaced(c.seat, c.spot, c.kind, c.amount, total, s.credits[c.seat - 1])]
+    _need_credits(s, seat, amount)
+    r = s.round
+    credits = s.credits[seat - 1] - amount
+    row = (*row[: spot - 1], wagers, *row[spot:])
+    r = evolve(r, wagers=_set_row(r.wagers, seat, row), staked=_add(r.staked, seat, amount))
+    s = evolve(s, credits=_put(s.credits, seat, credits), round=r)
+    return s, [WagerPlaced(seat, spot, kind, amount, total, credits)]
+
+
+def _need_spot_limit(most: int, row: tuple[SpotWagers, ...], spot: int) -> None:
+    """A new Initial Wager on ``spot`` keeps the seat within ``most`` adjacent spots."""
+    spots = [n for n, w in enumerate(row, start=1) if w.initial]
+    if len(spots) >= most:
+        raise Refused(Reason.SPOT_LIMIT, f"a seat may wager on at most {most} spots (MD Ch. 7 E)")
+    spots.append(spot)
+    if max(spots) - min(spots) >= most:
+        # MD Ch. 7 E: "the number of adjacent boxes on which a player may place a wager":
+        # a seat's spots lie within that many adjacent boxes
+        raise Refused(Reason.SPOT_LIMIT,
+                      f"a seat's spots must be adjacent: spot {spot} is too far from "
+                      f"spot {min(spots) if spot == max(spots) else max(spots)} "
+                      f"(at most {most} adjacent spots, MD Ch. 7 E)")
 
 
 def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, list[Event]]:
     _need_betting(s)
-    _need_seat(s, c.seat)
-    _need_bonus_spin(s, c.seat, c.amount)
-    if s.round.bonus_spin[c.seat - 1]:
-        raise Refused(Reason.ALREADY_WAGERED,
-                      f"seat {c.seat} already has a Bonus Spin wager this round")
-    _need_credits(s, c.seat, c.amount)
+    seat, amount = c.seat, c.amount
+    _need_seat(s, seat)
+    _need_bonus_spin(s, seat, amount)
     r = s.round
-    credits = _add(s.credits, c.seat, -c.amount)
-    r = evolve(r, bonus_spin=_put(r.bonus_spin, c.seat, c.amount),
-               staked=_add(r.staked, c.seat, c.amount))
-    return evolve(s, credits=credits, round=r), [
-        WagerPlaced(c.seat, 0, BetKind.BONUS_SPIN, c.amount, c.amount, credits[c.seat - 1])]
+    if r.bonus_spin[seat - 1]:
+        raise Refused(Reason.ALREADY_WAGERED,
+                      f"seat {seat} already has a Bonus Spin wager this round")
+    _need_credits(s, seat, amount)
+    credits = s.credits[seat - 1] - amount
+    r = evolve(r, bonus_spin=_put(r.bonus_spin, seat, amount), staked=_add(r.staked, seat, amount))
+    return evolve(s, credits=_put(s.credits, seat, credits), round=r), [
+        WagerPlaced(seat, 0, _BONUS_SPIN, amount, amount, credits)]
 
 
 def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, list[Event]]:
@@ -268,8 +287,7 @@ def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, list[Event]]:
     if not refund:
         raise Refused(Reason.NOTHING_TO_CLEAR, f"seat {c.seat} has no wagers to clear")
     r = s.round
-    empty = tuple(NO_WAGERS for _ in r.spot_cards)
-    wagers = _set_row(r.wagers, c.seat, empty)
+    wagers = _set_row(r.wagers, c.seat, empty_row(len(r.spot_cards)))
     s = evolve(s, credits=_add(s.credits, c.seat, refund),
                round=evolve(r, wagers=wagers, staked=_add(r.staked, c.seat, -refund),
                             bonus_spin=_put(r.bonus_spin, c.seat, 0)))
@@ -283,7 +301,7 @@ def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, list[Event]]:
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
     last = s.last_bets[c.seat - 1]
     bonus = s.last_bonus[c.seat - 1]
-    if not _row_total(last):
+    if last is empty_row(len(last)) or not _row_total(last):
         raise Refused(Reason.NOTHING_TO_REPEAT, f"seat {c.seat} had no wagers last round")
     return _replace_row(s, c.seat, last, bonus)
 
@@ -304,32 +322,40 @@ def _replace_row(
 ) -> tuple[TableState, list[Event]]:
     """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check."""
     p = s.paytable
-    for w in row:
-        if w.initial:
-            _need_limit("Initial Wager", p.limits.initial, w.initial)
-        if w.tie:
-            _need_limit("Tie Wager", p.limits.tie, w.tie)
-        if w.progressive_payout:
-            _need_progressive_payout(s, evolve(w, progressive_payout=0), w.progressive_payout)
-    if bonus:
-        _need_bonus_spin(s, seat, bonus, initial=any(w.initial for w in row))
     r = s.round
     old = r.wagers[seat - 1]
-    added = _row_total(row) + bonus - _seat_total(s, seat)
+    total = bonus
+    initial = False
+    changed: list[tuple[int, SpotWagers, SpotWagers]] = []
+    for spot, (before, after) in enumerate(zip(old, row, strict=True), start=1):
+        if after is not NO_WAGERS:
+            if after.initial:
+                _need_limit("Initial Wager", p.limits.initial, after.initial)
+                initial = True
+            if after.tie:
+                _need_limit("Tie Wager", p.limits.tie, after.tie)
+            if after.progressive_payout:
+                _need_progressive_payout(p, after.initial, 0, after.progressive_payout)
+            total += after.on_table
+        if before is not after:
+            changed.append((spot, before, after))
+    if bonus:
+        _need_bonus_spin(s, seat, bonus, initial=initial)
+    added = total - _seat_total(s, seat)
     _need_credits(s, seat, added)
     credits = s.credits[seat - 1]
     events: list[Event] = []
-    for spot, (before, after) in enumerate(zip(old, row, strict=True), start=1):
-        for kind, was, now in ((BetKind.INITIAL, before.initial, after.initial),
-                               (BetKind.TIE, before.tie, after.tie),
-                               (BetKind.PROGRESSIVE_PAYOUT, before.progressive_payout,
+    for spot, before, after in changed:
+        for kind, was, now in ((_INITIAL, before.initial, after.initial),
+                               (_TIE, before.tie, after.tie),
+                               (_PROGRESSIVE_PAYOUT, before.progressive_payout,
                                 after.progressive_payout)):
             if now != was:
                 credits -= now - was
                 events.append(WagerPlaced(seat, spot, kind, now - was, now, credits))
     if bonus != r.bonus_spin[seat - 1]:
         credits -= bonus - r.bonus_spin[seat - 1]
-        events.append(WagerPlaced(seat, 0, BetKind.BONUS_SPIN, bonus, bonus, credits))
+        events.append(WagerPlaced(seat, 0, _BONUS_SPIN, bonus, bonus, credits))
     r = evolve(r, wagers=_set_row(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
                staked=_add(r.staked, seat, added))
     return evolve(s, credits=_add(s.credits, seat, -added), round=r), events
@@ -338,17 +364,21 @@ def _replace_row(
 def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, list[Event]]:
     _need_phase(s, Phase.BETTING, "betting is not open")
     r = s.round
-    if not any(w.initial for row in r.wagers for w in row):
+    empty = empty_row(len(r.spot_cards))
+    rows = [row for row in r.wagers if row is not empty]
+    if not any(w.initial for row in rows for w in row):
         raise Refused(Reason.NO_WAGERS, "no Initial Wager has been placed")
     events: list[Event] = [BetsClosed(r.number)]
     meters = list(s.meters)
-    fed_by = {ProgressiveLevel.PRIMARY: sum(r.bonus_spin),
-              ProgressiveLevel.SECONDARY: sum(r.bonus_spin),
-              ProgressiveLevel.PROGRESSIVE_PAYOUT: sum(w.progressive_payout for row in r.wagers
-                                                       for w in row)}
+    bonus = sum(r.bonus_spin)
+    payout = sum(w.progressive_payout for row in rows for w in row if w is not NO_WAGERS)
+    fed_by = (bonus, bonus, payout)  # in LEVELS order: primary, secondary, Progressive Payout
     for i, level in enumerate(LEVELS):  # MD Ch. 10 C(1), D(3)(a): at No More Bets
-        rules, meter, wagers = s.paytable.meter(level), meters[i], fed_by[level]
-        if rules is None or meter is None or not wagers:
+        meter, wagers = meters[i], fed_by[i]
+        if meter is None or not wagers:
+            continue
+        rules = s.paytable.meter(level)
+        if rules is None:
             continue
         after, done = contribute(rules, meter, wagers)
         meters[i] = after
@@ -384,9 +414,11 @@ def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
     dealer.burn(3)  # MD Ch. 9 H: three cards burned face down
     r = s.round
     war_cards: list[Card | None] = [None] * len(r.spot_cards)
+    at_war = {spot for row in r.wagers for spot, w in enumerate(row, start=1)
+              if w.decision is _WAR}
     for spot in range(1, len(r.spot_cards) + 1):
         # MD Ch. 9 H: a War card to each spot with a War Wager; none where all surrendered
-        if any(row[spot - 1].decision is Decision.WAR for row in r.wagers):
+        if spot in at_war:
             war_cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=True)
     dealer_card = dealer.deal(Target.DEALER, 0, war=True)
     r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer_card)
@@ -423,6 +455,8 @@ class _Dealer:
         return evolve(self._shoe, position=self._position, **changes)
 
 
+
+
 # --- settlement (MD Ch. 9 B, E, I; Ch. 10 A) ------------------------------------------------
 
 def _settle(s: TableState, c: Settle) -> tuple[TableState, list[Event]]:
@@ -440,12 +474,12 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
     events: list[Event] = []
     cashier = Cashier(s, events)
     pending: list[tuple[int, int]] = []
+    outcomes = [None if card is None else compare(card, r.dealer_card) for card in r.spot_cards]
     for seat, spot, w in settlement_order(r.wagers):
-        card = r.spot_cards[spot - 1]
-        assert card is not None
-        outcome = compare(card, r.dealer_card)
+        outcome = outcomes[spot - 1]
+        assert outcome is not None
         cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
-        if outcome is Outcome.TIE and w.initial:
+        if outcome is _TIED and w.initial:
             pending.append((seat, spot))  # the Initial Wager awaits War or Surrender
     if pending:
         events.append(DecisionsOpened(tuple(pending)))
@@ -500,7 +534,7 @@ def _make_decision(
 ) -> None:
     w = cashier.wager(seat, spot)
     if decision is Decision.SURRENDER:
-        cashier.wagers[seat - 1][spot - 1] = evolve(w, decision=decision)
+        cashier.set_wager(seat, spot, evolve(w, decision=decision))
         cashier.events.append(DecisionMade(seat, spot, decision, by_default, 0,
                                            cashier.credits[seat - 1]))
         cashier.pay(seat, spot, [settle_surrender(w.initial)])
@@ -517,7 +551,7 @@ def _after_decision(cashier: Cashier) -> tuple[TableState, list[Event]]:
     s = cashier.state()
     if s.pending_decisions():
         return s, cashier.events
-    if any(w.decision is Decision.WAR for row in s.round.wagers for w in row):
+    if any(w.decision is _WAR for row in cashier.wagers for w in row):
         return evolve(s, phase=Phase.WAR_PENDING), cashier.events
     return _finish(cashier)
 
@@ -529,7 +563,7 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
     events: list[Event] = []
     cashier = Cashier(s, events)
     for seat, spot, w in settlement_order(r.wagers):
-        if w.decision is not Decision.WAR:
+        if w.decision is not _WAR:
             continue
         card = r.war_cards[spot - 1]
         assert card is not None
@@ -606,28 +640,20 @@ def _spots_in_play(s: TableState) -> list[int]:
     return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.placed)]
 
 
-def _stake(s: TableState, seat: int, amount: int, wagers: Grid) -> TableState:
-    r = s.round
-    return evolve(s, credits=_add(s.credits, seat, -amount),
-                   round=evolve(r, wagers=wagers, staked=_add(r.staked, seat, amount)))
-
-
-def _set(grid: Grid, seat: int, spot: int, w: SpotWagers) -> Grid:
-    row = grid[seat - 1]
-    return _set_row(grid, seat, (*row[: spot - 1], w, *row[spot:]))
-
-
 def _set_row(grid: Grid, seat: int, row: tuple[SpotWagers, ...]) -> Grid:
     return (*grid[: seat - 1], row, *grid[seat:])
 
 
 def _row_total(row: tuple[SpotWagers, ...]) -> int:
-    return sum(w.on_table for w in row)
+    return sum(w.on_table for w in row if w is not NO_WAGERS)
 
 
 def _seat_total(s: TableState, seat: int) -> int:
     """Everything the seat has on the layout, Bonus Spin included."""
-    return _row_total(s.round.wagers[seat - 1]) + s.round.bonus_spin[seat - 1]
+    r = s.round
+    row = r.wagers[seat - 1]
+    on_spots = 0 if row is empty_row(len(row)) else _row_total(row)
+    return on_spots + r.bonus_spin[seat - 1]
 
 
 def _put(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
@@ -635,7 +661,7 @@ def _put(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
 
 
 def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return _put(values, seat, values[seat - 1] + delta)
+    return (*values[: seat - 1], values[seat - 1] + delta, *values[seat:])
 
 
 def _need_phase(s: TableState, phase: Phase, message: str) -> None:
@@ -644,7 +670,7 @@ def _need_phase(s: TableState, phase: Phase, message: str) -> None:
 
 
 def _need_betting(s: TableState) -> None:
-    if s.phase is Phase.BETTING:
+    if s.phase is _BETTING:
         return
     if s.phase in IN_PLAY:  # MD Ch. 7 D: no wager made, increased or withdrawn after "no more bets"
         raise Refused(Reason.BETTING_CLOSED, "no more bets: wagers are locked for this round")
@@ -659,7 +685,7 @@ def _need_seat(s: TableState, seat: int) -> None:
 def _need_spot(s: TableState, seat: int, spot: int) -> None:
     if not 1 <= spot <= s.paytable.spot_count:
         raise Refused(Reason.NO_SUCH_SPOT, f"there is no spot {spot}")
-    if s.paytable.layout is Layout.PER_SEAT and spot != seat:
+    if spot != seat and s.paytable.layout is Layout.PER_SEAT:
         raise Refused(Reason.NOT_YOUR_SPOT, f"seat {seat} wagers on its own hand only")
 
 
@@ -680,14 +706,15 @@ def _need_limit(name: str, limit: Limit, total: int) -> None:
                       f"the {name} maximum is {_money(limit.max_cents)}, not {_money(total)}")
 
 
-def _need_progressive_payout(s: TableState, current: SpotWagers, amount: int) -> None:
-    rules = s.paytable.progressive_payout
+def _need_progressive_payout(p: Paytable, initial: int, placed: int, amount: int) -> None:
+    """``amount`` may join the spot's ``initial`` and the ``placed`` Progressive Payout Wager."""
+    rules = p.progressive_payout
     if rules is None:
         raise Refused(Reason.NOT_OFFERED, "this paytable offers no Progressive Payout Wager")
-    if not current.initial:
+    if not initial:
         raise Refused(Reason.INITIAL_REQUIRED, "a Progressive Payout Wager needs an Initial "
                                                "Wager on the same spot (MD Ch. 7 F(3)(a))")
-    if current.progressive_payout:
+    if placed:
         raise Refused(Reason.ALREADY_WAGERED, "the Progressive Payout Wager is already placed")
     if amount != rules.wager_cents:
         raise Refused(Reason.WRONG_AMOUNT, f"the Progressive Payout Wager is "
@@ -714,6 +741,14 @@ def _need_credits(s: TableState, seat: int, amount: int) -> None:
         raise Refused(Reason.INSUFFICIENT_CREDITS,
                       f"seat {seat} has {_money(s.credits[seat - 1])}, needs {_money(amount)}")
 
+
+# Enum members are class attributes behind a descriptor in CPython 3.11 (tens of nanoseconds
+# a look-up); the checks that run for every wager use these module-level names.
+_BETTING = Phase.BETTING
+_INITIAL, _TIE = BetKind.INITIAL, BetKind.TIE
+_PROGRESSIVE_PAYOUT, _BONUS_SPIN = BetKind.PROGRESSIVE_PAYOUT, BetKind.BONUS_SPIN
+_WAR = Decision.WAR
+_TIED = Outcome.TIE
 
 _Handler = Callable[[TableState, Any], tuple[TableState, list[Event]]]
 _HANDLERS: dict[type, _Handler] = {

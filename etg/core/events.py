@@ -17,6 +17,8 @@ from etg.core.wheel import WheelStops
 
 
 class Target(Enum):
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     SPOT = "spot"
     DEALER = "dealer"
 

@@ -13,6 +13,8 @@ from etg.core.state import Phase, TableState
 
 
 class DealerAction(Enum):
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     SHUFFLE = "shuffle"  # MD Ch. 5: a new shoe, or the cut card came out
     OPEN = "open"  # MD Ch. 7 C: place your bets
     CLOSE = "close"  # MD Ch. 7 D: no more bets

@@ -55,6 +55,8 @@ class WarForm(Enum):
 class Decision(Enum):
     """A player's choice on a tie hand (MD Ch. 9 E)."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     WAR = "war"
     SURRENDER = "surrender"
 
@@ -127,6 +129,8 @@ class Timers:
 
 class ProgressiveLevel(Enum):
     """The three progressive meters of the table."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
 
     PRIMARY = "primary"  # Bonus Spin Xtreme (MD Ch. 10 D(1)(a))
     SECONDARY = "secondary"  # Bonus Spin Xtreme (MD Ch. 10 D(1)(b))

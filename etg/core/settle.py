@@ -18,6 +18,8 @@ from etg.core.paytable import Payouts, WarForm
 class Outcome(Enum):
     """A spot's card against the dealer's (MD Ch. 9 B, I)."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     LOWER = "lower"
     HIGHER = "higher"
     TIE = "tie"
@@ -35,6 +37,8 @@ def compare(spot: Card, dealer: Card) -> Outcome:
 class WagerKind(Enum):
     """What a payment settles. The spot wagers' values name their SpotWagers fields."""
 
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     INITIAL = "initial"
     TIE = "tie"  # on the original deal (MD Ch. 7 F(2))
     WAR = "war"
@@ -46,6 +50,8 @@ class WagerKind(Enum):
 
 
 class Result(Enum):
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     LOST = "lost"
     WON = "won"
     PUSHED = "pushed"  # returned without winnings

@@ -14,7 +14,10 @@ from etg.core.events import EnvyBonus, PayoutHandMade, WheelStopped
 from etg.core.hands import payout_hand
 from etg.core.paytable import BonusSpin, Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment, Result, WagerKind, lost, won
+from etg.core.state import empty_row
 from etg.core.wheel import WheelStops
+
+_PROGRESSIVE_PAYOUT, _BONUS_SPIN = WagerKind.PROGRESSIVE_PAYOUT, WagerKind.BONUS_SPIN
 
 
 def settle_progressive_payouts(cashier: Cashier) -> None:
@@ -26,9 +29,14 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
         return
     holders: list[int] = []
     qualifying: list[tuple[int, int, PayoutHand]] = []
+    empty = empty_row(len(r.spot_cards))
     for seat in range(s.paytable.seats, 0, -1):
-        for spot, w in enumerate(cashier.wagers[seat - 1], start=1):
-            if not w.progressive_payout:
+        row = cashier.wagers[seat - 1]
+        if row is empty:
+            continue
+        for spot, w in enumerate(row, start=1):
+            stake = w.progressive_payout
+            if not stake:
                 continue
             if seat not in holders:
                 holders.append(seat)
@@ -36,9 +44,8 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
             assert card is not None
             war = _war_cards(r.war_cards[spot - 1], r.dealer_war_card, w.decision)
             hand = payout_hand(card, r.dealer_card, war)
-            stake = w.progressive_payout
             if hand is None:
-                cashier.pay(seat, spot, [lost(WagerKind.PROGRESSIVE_PAYOUT, stake)])
+                cashier.pay(seat, spot, [lost(_PROGRESSIVE_PAYOUT, stake)])
                 continue
             cashier.events.append(PayoutHandMade(seat, spot, hand))
             pay = rules.pays.of(hand)
@@ -59,14 +66,16 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
 
 def triggers(bonus: BonusSpin, card: Card) -> bool:
     """The dealer's original card is a designated rank-and-colour card (MD Ch. 7 F(4))."""
-    return any(Rank.parse(d.rank) == card.rank and d.colour is card.colour for d in bonus.trigger)
+    colour = card.colour
+    return any(d.colour is colour and Rank.parse(d.rank) == card.rank for d in bonus.trigger)
 
 
 def collect_bonus_spin(cashier: Cashier) -> None:
     """No trigger: every Bonus Spin wager is collected."""
-    for seat in range(cashier.s.paytable.seats, 0, -1):
-        if cashier.bonus[seat - 1]:
-            cashier.pay(seat, 0, [lost(WagerKind.BONUS_SPIN, cashier.bonus[seat - 1])])
+    bonus = cashier.bonus
+    for seat in range(len(bonus), 0, -1):
+        if bonus[seat - 1]:
+            cashier.pay(seat, 0, [lost(_BONUS_SPIN, bonus[seat - 1])])
 
 
 def settle_spin(cashier: Cashier, stops: WheelStops) -> None:

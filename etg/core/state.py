@@ -19,6 +19,8 @@ from etg.core.wheel import WheelStops
 
 
 class Phase(Enum):
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
     IDLE = "idle"  # between rounds
     BETTING = "betting"  # MD Ch. 7 C: wagers before "no more bets"
     BETS_CLOSED = "bets_closed"  # MD Ch. 7 D: locked
@@ -132,23 +134,41 @@ def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None) -> Tab
 def new_round(p: Paytable, number: int) -> Round:
     zeros = (0,) * p.seats
     empty = empty_grid(p)
-    return Round(number, empty, empty, (None,) * p.spot_count, None, (None,) * p.spot_count,
-                 None, zeros, zeros, zeros, (), zeros, zeros)
+    cards = (None,) * p.spot_count
+    return Round(number, empty, empty, cards, None, cards, None, zeros, zeros, zeros, (), zeros,
+                 zeros)
+
+
+def empty_row(spot_count: int) -> tuple[SpotWagers, ...]:
+    """A seat's row with no wagers: one shared tuple per size, so ``row is empty_row(n)`` tests it.
+
+    Rows equal to it but built elsewhere (a ledger's checkpoint) are still empty;
+    the identity is only a shortcut.
+    """
+    row = _EMPTY_ROWS.get(spot_count)
+    if row is None:
+        row = _EMPTY_ROWS[spot_count] = (NO_WAGERS,) * spot_count
+    return row
+
+
+_EMPTY_ROWS: dict[int, tuple[SpotWagers, ...]] = {}
 
 
 def empty_grid(p: Paytable) -> Grid:
-    row = (NO_WAGERS,) * p.spot_count
-    return (row,) * p.seats
+    return (empty_row(p.spot_count),) * p.seats
 
 
 def settlement_order(grid: Grid) -> list[tuple[int, int, SpotWagers]]:
     """Highest seat first (MD Ch. 9 A), then spot by spot; only spots with wagers."""
     out: list[tuple[int, int, SpotWagers]] = []
+    empty = empty_row(len(grid[0])) if grid else ()
     for seat in range(len(grid), 0, -1):
         row = grid[seat - 1]
-        if row.count(NO_WAGERS) == len(row):
+        if row is empty:
             continue
-        out.extend((seat, spot, w) for spot, w in enumerate(row, start=1) if w.on_table)
+        for spot, w in enumerate(row, start=1):
+            if w is not NO_WAGERS and w.on_table:
+                out.append((seat, spot, w))
     return out
 
 
