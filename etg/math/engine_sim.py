@@ -54,7 +54,7 @@ from etg.math.bonus import bonus_spin_figures
 from etg.math.progressive_payout import progressive_payout_figures
 from etg.math.sim_setup import TableSetup, bots, denominations, standard_setup
 from etg.math.stats import Estimate, RatioMean, RunningMean, proportion_estimate
-from etg.math.vector_full import FullSimResult, MetersAtAward
+from etg.math.vector_full import FigureSums, FullSimResult, MetersAtAward
 from etg.math.vector_sim import SimResult
 
 
@@ -286,19 +286,18 @@ def simulate_engine_full(
     return FullSimResult(rounds, seconds, tally.figures(), dict(tally.awards))
 
 
-class _FullTally:
+class _FullTally(FigureSums):
     """Per-round money and counts of every whole-game figure, from the events."""
 
     def __init__(self, paytable: Paytable, setup: TableSetup) -> None:
+        super().__init__()
         self.paytable = paytable
         self.setup = setup
         self.decision = {s.seat: s.decision for s in setup.seats}
         self.initial_wagers = sum(len(s.spots) for s in setup.seats)
         self.measured = sorted({j for s in setup.seats if s.decision is Decision.WAR
                                 for j in s.spots})
-        self.sums: dict[str, RatioMean] = {}
-        self.counts: dict[str, list[int]] = {}
-        self.meter_values = {level: MetersAtAward() for level in ProgressiveLevel}
+        self.meter_values.update((level, MetersAtAward()) for level in ProgressiveLevel)
         self.rounds = 0
         self.awards: dict[ProgressiveLevel, int] = {
             level: 0 for level in ProgressiveLevel if paytable.meter(level) is not None}
@@ -439,17 +438,3 @@ class _FullTally:
         for hand in PayoutHand:
             self._count(f"hand.{hand.value}", made.count(hand), len(made))
 
-    def _count(self, key: str, hits: int, trials: int) -> None:
-        total = self.counts.setdefault(key, [0, 0])
-        total[0] += hits
-        total[1] += trials
-
-    def figures(self) -> dict[str, Estimate]:
-        out = {key: acc.estimate() for key, acc in self.sums.items() if acc.sum_y}
-        out.update((key, proportion_estimate(hits, trials))
-                   for key, (hits, trials) in self.counts.items() if trials)
-        for level, meters in self.meter_values.items():
-            estimate = meters.estimate()
-            if estimate is not None:
-                out[f"meter.{level.value}.at_award"] = estimate
-        return out

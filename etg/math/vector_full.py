@@ -160,10 +160,41 @@ def draw_faces(rng: np.random.Generator, decks: int, cards: int,
     return out
 
 
-class _Game:
+class FigureSums:
+    """What both simulators add up, by figure key (:mod:`etg.math.sim_figures`).
+
+    Returns as ratios of money paid to money staked over the rounds
+    (:class:`~etg.math.stats.RatioMean`), hit frequencies as hits over trials
+    (Wilson intervals), and each meter as it stood at its awards.
+    """
+
+    def __init__(self) -> None:
+        self.sums: dict[str, RatioMean] = {}
+        self.counts: dict[str, list[int]] = {}  # key: [hits, trials]
+        self.meter_values: dict[ProgressiveLevel, MetersAtAward] = {}
+
+    def _count(self, key: str, hits: int, trials: int) -> None:
+        total = self.counts.setdefault(key, [0, 0])
+        total[0] += hits
+        total[1] += trials
+
+    def figures(self) -> dict[str, Estimate]:
+        """Every figure measured, by key; a return nothing was staked on is left out."""
+        out = {key: acc.estimate() for key, acc in self.sums.items() if acc.sum_y}
+        out.update((key, proportion_estimate(hits, trials))
+                   for key, (hits, trials) in self.counts.items() if trials)
+        for level, meters in self.meter_values.items():
+            estimate = meters.estimate()
+            if estimate is not None:
+                out[f"meter.{level.value}.at_award"] = estimate
+        return out
+
+
+class _Game(FigureSums):
     """Lookup tables and running sums of one simulation; :meth:`play` adds a chunk."""
 
     def __init__(self, paytable: Paytable, setup: TableSetup) -> None:
+        super().__init__()
         if _largest_hand_win(paytable, setup) > paytable.payout_limit_per_hand_cents:
             raise ValueError("these wagers could reach the payout limit per hand, which the "
                              "vectorised simulator does not model")
@@ -180,9 +211,6 @@ class _Game:
         # MD Ch. 9 L: every community spot gets a card; per seat, each seat with a wager
         self.dealt = (np.ones(self.spots, dtype=bool) if paytable.layout is Layout.COMMUNITY
                       else self.players > 0)
-        self.sums: dict[str, RatioMean] = {}
-        self.counts: dict[str, list[int]] = {}  # key: [hits, trials]
-        self.meter_values: dict[ProgressiveLevel, MetersAtAward] = {}
         self.played = 0  # rounds of the chunks before this one
         self.awards: dict[ProgressiveLevel, int] = {}
         self.meters: dict[ProgressiveLevel, MeterState] = {}
@@ -422,21 +450,6 @@ class _Game:
     def _ratio(self, key: str, x: npt.ArrayLike, y: npt.ArrayLike | float) -> None:
         self.sums.setdefault(key, RatioMean()).add_many(x, y)
 
-    def _count(self, key: str, hits: int, trials: int) -> None:
-        total = self.counts.setdefault(key, [0, 0])
-        total[0] += hits
-        total[1] += trials
-
-    def figures(self) -> dict[str, Estimate]:
-        """Every figure measured, by key; a return nothing was staked on is left out."""
-        out = {key: acc.estimate() for key, acc in self.sums.items() if acc.sum_y}
-        out.update((key, proportion_estimate(hits, trials))
-                   for key, (hits, trials) in self.counts.items() if trials)
-        for level, meters in self.meter_values.items():
-            estimate = meters.estimate()
-            if estimate is not None:
-                out[f"meter.{level.value}.at_award"] = estimate
-        return out
 
 
 def _largest_hand_win(paytable: Paytable, setup: TableSetup) -> int:
