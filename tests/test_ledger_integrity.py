@@ -30,6 +30,7 @@ class Edit:
     name: str
     statements: tuple[str, ...]
     names: tuple[str, ...]  # what verify's output must mention (the table and the row)
+    tail: bool = True  # at or after the newest checkpoint: start-up must find it too
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +72,7 @@ def _edits(db: Path) -> list[Edit]:
     """Every column of a row of each kind, of every table; and delete, insert, move per table."""
     conn = sqlite3.connect(db)
     edits: list[Edit] = []
+    newest = conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'").fetchone()[0]
     try:
         for table, columns in _tables(db).items():
             if table == "entries":
@@ -82,13 +84,14 @@ def _edits(db: Path) -> list[Edit]:
                 key = "rowid"
             for target in targets:
                 mention = f"row {target}" if table == "entries" else ""
+                tail = table != "entries" or target >= newest
                 for column, kind in columns:
                     edits.append(Edit(f"{table}.{column}@{target}", (
                         f"UPDATE {table} SET {column} = {_changed(column, kind, table)} "
-                        f"WHERE {key} = {target}",), (table, mention)))
+                        f"WHERE {key} = {target}",), (table, mention), tail))
             first, last = min(targets), max(targets)
             edits.append(Edit(f"{table}: delete", (f"DELETE FROM {table} WHERE {key} = {first}",),
-                              (table,)))
+                              (table,), table != "entries" or first >= newest))
             edits.append(Edit(f"{table}: insert", (_insert(table, columns, key, last),), (table,)))
             edits.append(Edit(f"{table}: move", _move(table, columns, key, first, last), (table,)))
     finally:
@@ -162,7 +165,9 @@ def test_the_played_ledger_is_clean(played: Path, tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_every_edit_is_found_by_verify_and_tilts_the_kiosk(played: Path, tmp_path: Path) -> None:
     missed: list[str] = []
-    for number, edit in enumerate(_edits(played)):
+    edits = _edits(played)
+    assert sum(e.tail for e in edits) > len(edits) // 3  # the walk reaches into the tail too
+    for number, edit in enumerate(edits):
         folder = tmp_path / str(number)
         folder.mkdir()
         db = _copy(played, folder)
@@ -170,14 +175,18 @@ def test_every_edit_is_found_by_verify_and_tilts_the_kiosk(played: Path, tmp_pat
             _tamper(db, edit.statements)
         except sqlite3.IntegrityError:
             continue  # the database itself refused the edit (a key that must stay unique)
-        for full in (False, True):
+        # --full walks from the first entry and finds everything; start-up (and verify
+        # without --full) walks from the newest checkpoint: it finds what lies in that tail,
+        # the meters and the schema, in constant time whatever the history (issue 11).
+        for full in (True, False) if edit.tail else (True,):
             args = ["ledger", "verify", "--db", str(db)] + (["--full"] if full else [])
             result = CliRunner().invoke(main, args)
             found = result.output
             if result.exit_code != 1 or not all(name in found for name in edit.names):
                 missed.append(f"{edit.name} (full={full}): exit {result.exit_code}: {found}")
-        table = Table.open(Ledger.open(db), paytable())
-        if table.tilt is None:
-            missed.append(f"{edit.name}: the kiosk started without a tilt")
-        table.ledger.close()
+        if edit.tail:
+            table = Table.open(Ledger.open(db), paytable())
+            if table.tilt is None:
+                missed.append(f"{edit.name}: the kiosk started without a tilt")
+            table.ledger.close()
     assert missed == [], "\n".join(missed)

@@ -6,6 +6,8 @@ Verification **recomputes**; it does not only re-hash:
 2. **The chain**: entries run 1, 2, 3 ... without a gap, and each one's hash is
    the keyed HMAC of the one before and its own content. Any edit, deletion,
    insertion or reordering of any entry shows here, with or without triggers.
+   Start-up walks it from the newest checkpoint (constant in history; the
+   anchor pins the head); ``--full`` from the first entry.
 3. **The anchor**: the file holds the entry the anchor recorded, with the same
    hash, and is the same ledger (its id). A truncated or restored file, a lost
    ``-wal`` or a swapped file is behind or beside its anchor.
@@ -202,7 +204,9 @@ def check_paytable(ledger: Ledger, paytable: LoadedPaytable | None) -> list[Prob
 # --- the walk -----------------------------------------------------------------------------------
 
 class _Checks:
-    """One pass over the chain: links and hashes from entry 1, money from a checkpoint on."""
+    """One pass over the chain and the money: from the newest checkpoint at start-up (the
+    checkpoint's own link to the entry before it included, so start-up costs the same after
+    a year as after a day), from entry 1 with ``--full``."""
 
     def __init__(self, ledger: Ledger, full: bool) -> None:
         self.ledger = ledger
@@ -222,7 +226,10 @@ class _Checks:
         previous, expected = chain.GENESIS, 1
         legacy = LEGACY_GENESIS
         counting = self.start == 0
-        for entry in self.ledger.entries():
+        if self.start:  # start-up: the newest checkpoint's link to the entry before it, then on
+            expected = self.start
+            previous = self.ledger.entry_hash(self.start - 1) or chain.GENESIS
+        for entry in self.ledger.entries(after=expected - 1):
             if entry.seq != expected:
                 self._fail(f"entries row {expected} is missing (the next is {entry.seq})")
                 expected = entry.seq

@@ -1,0 +1,94 @@
+"""Start-up reads a bounded number of rows, whatever the history (issue 11, item 2; SPEC §5).
+
+The chain is checked at start-up from the newest checkpoint on (its link to the
+entry before it included); ``etg ledger verify --full`` still walks it from the
+first entry. Rows are counted as the kiosk's start-up fetches them, not timed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from etg import table as table_module
+from etg.core.rng import SeededSource
+from etg.ledger.store import Ledger
+from etg.ledger.verify import verify
+from etg.table import Table
+from tests.ledger_support import paytable, played_ledger
+
+
+class _Cursor:
+    def __init__(self, cursor: sqlite3.Cursor, counter: _Counting) -> None:
+        self._cursor, self._counter = cursor, counter
+
+    def fetchone(self) -> Any:
+        row = self._cursor.fetchone()
+        self._counter.rows += row is not None
+        return row
+
+    def fetchall(self) -> list[Any]:
+        rows = self._cursor.fetchall()
+        self._counter.rows += len(rows)
+        return rows
+
+    def fetchmany(self, size: int) -> list[Any]:
+        rows = self._cursor.fetchmany(size)
+        self._counter.rows += len(rows)
+        return rows
+
+    def __iter__(self) -> Iterator[Any]:
+        for row in self._cursor:
+            self._counter.rows += 1
+            yield row
+
+
+class _Counting:
+    """The ledger's connection, counting every row its queries hand back to Python."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn, self.rows = conn, 0
+
+    def execute(self, sql: str, *args: Any) -> _Cursor:
+        return _Cursor(self.conn.execute(sql, *args), self)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+
+def rows_read_at_start_up(db: Path) -> int:
+    ledger = Ledger.open(db)
+    counting = _Counting(ledger.conn)
+    ledger.conn = counting  # type: ignore[assignment]
+    table = Table.open(ledger, paytable(), SeededSource(9))
+    assert table.tilt is None, table.tilt
+    rows = counting.rows
+    ledger.conn = counting.conn
+    table.close()
+    return rows
+
+
+@pytest.mark.slow
+def test_start_up_reads_as_many_rows_after_five_times_the_history(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table_module, "CHECKPOINT_EVERY", 10)  # rolling checkpoints, sooner
+    short = rows_read_at_start_up(played_ledger(tmp_path, rounds=24, name="short.db"))
+    long = rows_read_at_start_up(played_ledger(tmp_path, rounds=120, name="long.db"))
+    assert long <= short + 50, (short, long)
+
+
+def test_a_full_verify_still_walks_the_chain_from_the_first_entry(tmp_path: Path) -> None:
+    db = played_ledger(tmp_path, rounds=3)
+    with sqlite3.connect(db) as conn:  # an edit far behind the newest checkpoint
+        conn.execute("DROP TRIGGER IF EXISTS entries_no_update")
+        conn.execute("UPDATE entries SET actor = 'someone' WHERE seq = 5")
+    store = Ledger.open_readonly(db)
+    try:
+        assert [p.check for p in verify(store)] == []  # start-up's tail is sound
+        assert "entries row 5" in " ".join(p.message for p in verify(store, full=True))
+    finally:
+        store.close()
