@@ -36,6 +36,7 @@ from etg.core.commands import (
     SwitchPaytable,
 )
 from etg.core.engine import apply, new_table
+from etg.core.engine import refusal as engine_refusal
 from etg.core.events import (
     CreditsIn,
     CreditsOut,
@@ -329,6 +330,15 @@ class Table:
         for listener in self.listeners:
             listener(state, events)
         return events
+
+    def refusal(self, command: Command) -> str | None:
+        """Why :meth:`send` would refuse ``command`` now (nothing is sent), or None.
+
+        For screens that disable a control and show the reason before it is pressed.
+        """
+        if self.tilt is not None:
+            return f"the table is tilted: {self.tilt.message}"
+        return engine_refusal(self.state, command)
 
     def shuffle(self, reason: ShuffleReason, actor: str | None = None) -> list[Event]:
         """Draw a new shoe from the RNG source and send it (MD Ch. 5)."""

@@ -29,6 +29,19 @@ class Timekeeper:
         self.table = table
         self._key: tuple[int, Phase] | None = None
         self._since = 0.0
+        self._held_at: float | None = None
+
+    def hold(self, now: float) -> None:
+        """Stop the countdown where it is (the attendant has the operator menu open)."""
+        if self._held_at is None:
+            self._observe(now)
+            self._held_at = now
+
+    def release(self, now: float) -> None:
+        """Go on from where :meth:`hold` stopped: the players lose no time to the menu."""
+        if self._held_at is not None:
+            self._since += now - self._held_at
+            self._held_at = None
 
     def deadline(self, now: float) -> float | None:
         """When the current countdown ends, or None if the phase has none."""
@@ -39,12 +52,13 @@ class Timekeeper:
     def remaining(self, now: float) -> float | None:
         """Seconds left on the current countdown (never negative), or None."""
         end = self.deadline(now)
-        return None if end is None else max(0.0, end - now)
+        clock = now if self._held_at is None else self._held_at
+        return None if end is None else max(0.0, end - clock)
 
     def tick(self, now: float) -> Command | None:
         """Send the clock's command if a countdown has ended; returns what was sent."""
         end = self.deadline(now)
-        if end is None or now < end:
+        if end is None or now < end or self._held_at is not None:
             return None
         command = self._command(self.table.state)
         try:
@@ -59,7 +73,7 @@ class Timekeeper:
         key = (state.round.number, state.phase)
         if key != self._key:
             self._key = key
-            self._since = now
+            self._since = now if self._held_at is None else self._held_at
 
     def _length(self, state: TableState) -> float | None:
         timers = state.paytable.timers

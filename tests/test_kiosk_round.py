@@ -20,6 +20,7 @@ from etg.core.rng import SeededSource
 from etg.core.state import Phase
 from etg.core.wheel import draw_stops
 from etg.ledger.verify import verify
+from etg.ui.presenter import Banner
 from tests import kiosk_support as k
 from tests.tables import rigged_draw
 
@@ -197,10 +198,19 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
     k.tap(app, "dealer:close")
     k.tap(app, "dealer:deal")
     k.run_until(app, lambda: table.state.phase is Phase.DECISIONS)
-    k.run_for(app, table.state.paytable.timers.decision_s + 1)
+    k.run_for(app, table.state.paytable.timers.decision_s - 0.2)
+    assert table.state.phase is Phase.DECISIONS
+    k.run_for(app, 0.3)
     assert table.state.phase is Phase.COMPLETE  # surrendered by default: nothing to deal
     assert table.state.credits[1] == START - 250
     assert _journal_tail(app)["actor"] == "timer"
+    # never silent: a banner over the table and a note on the seat say what the clock did
+    scene = app.base
+    banners = [a.text for a in scene.presenter.active(app.now) if isinstance(a, Banner)]
+    assert banners == ["TIME'S UP  ·  SEAT 2 SURRENDERED"]
+    assert scene.seat_messages[2][0] == "SURRENDERED AT TIME-OUT"
+    app.draw()
+    assert k.not_blank(app.canvas)
 
 
 def test_void_needs_the_supervisor_pin_and_returns_every_wager(app: k.App) -> None:

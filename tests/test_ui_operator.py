@@ -13,8 +13,9 @@ import pytest
 from etg.bots import RoundDriver, standard_bots
 from etg.config.cabinet_edit import set_cabinet_value
 from etg.config.loader import load_cabinet, load_paytable
-from etg.core.commands import CashIn
+from etg.core.commands import CashIn, OpenBets, ShuffleReason
 from etg.core.rng import SeededSource
+from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
 from etg.pin import hash_pin
@@ -475,13 +476,16 @@ def test_paytable_switch_is_refused_with_credits_and_done_without(tmp_path: Path
     assert menu.view.paytables[broken].error
     assert f"pt:switch:{broken}" not in {b.tag for b in menu.buttons(app.now)}
     three = files.index("maryland-community-3.yaml")
+    reason = ("the paytable is switched only with no credits on the seats (seat 1 has "
+              "$20.00)")
+    assert menu.view.subtitle.endswith(f"SWITCH is off: {reason}.")
+    assert not button(app, f"pt:switch:{three}").enabled  # off, with the engine's reason shown
     tap(app, f"pt:view:{three}")
     assert menu.view.title == "PAYTABLE  ·  md-community-3"
-    tap(app, f"pt:switch:{three}")
-    tap(app, "confirm:yes")
-    assert app.table.paytable.paytable.id == "md-community-5"
-    refused = _menu_actions(app)[-1]
-    assert refused["action"] == "switch_paytable" and refused["refused"]
+    assert menu.view.subtitle == f"SWITCH is off: {reason}"
+    assert not button(app, f"pt:switch:{three}").enabled
+    tap(app, f"pt:switch:{three}")  # a tap on it does nothing
+    assert app.table.paytable.paytable.id == "md-community-5" and menu.confirm is None
     tap(app, "tab:credits")
     tap(app, "cash:out:1")
     tap(app, "tab:paytables")
@@ -618,3 +622,25 @@ def test_no_page_reads_the_whole_history(tmp_path: Path) -> None:
     assert reads, "the pages read the ledger"
     unbounded = [s for s in reads if "LIMIT" not in s and "round = " not in s]
     assert unbounded == []
+
+
+def test_the_countdowns_stand_still_while_the_operator_menu_is_open(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    app.send(CashIn(1, 10_000), "attendant")
+    if app.table.state.shoe is None:
+        app.table.shuffle(ShuffleReason.NEW_SHOE, "dealer")
+    assert app.send(OpenBets(), "dealer") is None
+    for _ in range(5 * 60):  # five seconds of betting
+        app.frame(1 / 60)
+    before = app.timekeeper.remaining(app.now)
+    betting = app.table.state.paytable.timers.betting_s
+    assert before is not None and betting - 5.1 < before < betting - 4.9
+    _enter_menu(app)
+    for _ in range(int(betting + 10) * 60):  # longer than the whole countdown
+        app.frame(1 / 60)
+    assert app.table.state.phase is Phase.BETTING  # No More Bets was not sent meanwhile
+    assert app.timekeeper.remaining(app.now) == pytest.approx(before, abs=0.05)
+    while isinstance(app.top, OperatorMenu):
+        _escape(app)
+    app.frame(1 / 60)
+    assert app.timekeeper.remaining(app.now) == pytest.approx(before - 1 / 60, abs=0.05)

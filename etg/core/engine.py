@@ -155,6 +155,19 @@ def _next_round(s: TableState, c: NextRound) -> tuple[TableState, list[Event]]:
         TableCleared(number)]
 
 
+def refusal(state: TableState, command: Command) -> str | None:
+    """The engine's reason to refuse ``command`` now, or None if it would be accepted.
+
+    A pure dry run of :func:`apply`: a screen can disable a control and show the
+    reason before anyone presses it, without a rule of its own.
+    """
+    try:
+        apply(state, command)
+    except Refused as refused:
+        return refused.message
+    return None
+
+
 def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, list[Event]]:
     """A new game configuration: new shoe, the same round count, progressive meters carried.
 

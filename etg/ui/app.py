@@ -396,6 +396,10 @@ class App:
         """The timekeeper's countdowns, the dealer's settle, and the demo players' next move."""
         if self.table.tilted:
             return
+        if any(scene.holds_the_clock for scene in self.stack):
+            self.timekeeper.hold(self.now)
+        else:
+            self.timekeeper.release(self.now)
         if self.timekeeper.tick(self.now) is not None:
             self.last_activity = self.now
         state = self.table.state

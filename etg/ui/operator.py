@@ -40,7 +40,7 @@ from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
 from etg.core.cards import Card
-from etg.core.commands import CashIn, CashOut
+from etg.core.commands import CashIn, CashOut, SwitchPaytable
 from etg.core.events import (
     BonusSpinTriggered,
     DecisionMade,
@@ -136,6 +136,7 @@ class OperatorMenu(Scene):
 
     opaque = True
     name = "operator"
+    holds_the_clock = True  # betting and decision countdowns resume where they stood
 
     def __init__(self, app: App) -> None:
         super().__init__(app)
@@ -1138,11 +1139,14 @@ def _paytables_view(menu: OperatorMenu) -> PageView:
         _paytable_summary(sheet, entry.loaded, x, y)
         sheet.buttons.append(Button((x + _BODY_W - 470, _CONTENT[1] + 20, 220, 64), "◀ BACK",
                                     "pt:back", size=22))
+        why_not = None if entry.active else _switch_refusal(app, entry.loaded)
         sheet.buttons.append(Button((x + _BODY_W - 230, _CONTENT[1] + 20, 220, 64), "SWITCH",
-                                    f"pt:switch:{menu.viewing}", enabled=not entry.active,
+                                    f"pt:switch:{menu.viewing}",
+                                    enabled=not entry.active and why_not is None,
                                     colour=(24, 110, 64), size=22))
+        subtitle = f"{entry.file}: the figures as read and validated from the file"
         return sheet.view(f"PAYTABLE  ·  {entry.loaded.paytable.id}",
-                          f"{entry.file}: the figures as read and validated from the file",
+                          subtitle if why_not is None else f"SWITCH is off: {why_not}",
                           paytables=entries)
     sheet.box((x, y, _BODY_W, 150), theme.FELT_DARK, theme.GOLD_DARK, 14, 2)
     sheet.text("ACTIVE", x + 24, y + 18, 18, theme.GOLD, style=Style.BOLD)
@@ -1181,11 +1185,18 @@ def _paytables_view(menu: OperatorMenu) -> PageView:
             else:
                 sheet.buttons.append(Button((x + _BODY_W - 150, y + 8, 140, row_h - 16),
                                             "SWITCH", f"pt:switch:{index}",
+                                            enabled=_switch_refusal(app, entry.loaded) is None,
                                             colour=(24, 110, 64), size=22))
         y += row_h
-    return sheet.view("PAYTABLES", f"Approved files in {folder}. A switch is allowed only "
-                                   f"between rounds with no credits on any seat.",
-                      paytables=entries)
+    why_not = _switch_refusal(app, active)  # the active file is valid: what is left is the table
+    rule = ("A switch is allowed only between rounds with no credits on any seat."
+            if why_not is None else f"SWITCH is off: {why_not}.")
+    return sheet.view("PAYTABLES", f"Approved files in {folder}. {rule}", paytables=entries)
+
+
+def _switch_refusal(app: App, loaded: LoadedPaytable) -> str | None:
+    """Why the engine would refuse a switch to ``loaded`` now (a dry run), or None."""
+    return app.table.refusal(SwitchPaytable(loaded.paytable))
 
 
 def _paytable_entry(path: Path, active: LoadedPaytable) -> PaytableEntry:

@@ -239,6 +239,10 @@ class Presenter:
         win = None if jackpot else _win_cue(settled, self.big_win_multiple)
         if win is not None:
             self._cue(*win)
+        timed_out = _timed_out_banner(events, now)
+        if timed_out is not None:
+            self.animations.append(timed_out)
+            gate = max(gate, timed_out.end)
         return gate
 
     def _add(self, animation: _Sounded) -> _Sounded:
@@ -347,6 +351,23 @@ def _banner(event: Event, now: float) -> Banner | None:
     if isinstance(event, RoundVoided):
         return Banner("ROUND VOID  ·  ALL WAGERS RETURNED", now, 2.0, "void")
     return None
+
+
+def _timed_out_banner(events: list[Event], now: float) -> Banner | None:
+    """Decisions the clock made (MD Ch. 9 E: the default decision), said out loud, never silent."""
+    by_decision: dict[Decision, list[int]] = {}
+    for event in events:
+        if isinstance(event, DecisionMade) and event.by_default:
+            seats = by_decision.setdefault(event.decision, [])
+            if event.seat not in seats:
+                seats.append(event.seat)
+    if not by_decision:
+        return None
+    parts = []
+    for decision, seats in by_decision.items():
+        who = f"SEAT {seats[0]}" if len(seats) == 1 else "SEATS " + ", ".join(map(str, seats))
+        parts.append(f"{who} {'SURRENDERED' if decision is Decision.SURRENDER else 'WENT TO WAR'}")
+    return Banner(f"TIME'S UP  ·  {'  ·  '.join(parts)}", now, 2.4, "war")
 
 
 def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:

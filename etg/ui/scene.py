@@ -32,6 +32,10 @@ class Scene:
     name = "scene"
     """Short name for screenshots and the event log."""
 
+    holds_the_clock = False
+    """While this scene is on the stack the table's countdowns stand still (the operator
+    menu: the players cannot act while the attendant works the screen)."""
+
     def __init__(self, app: App) -> None:
         self.app = app
 

@@ -34,7 +34,7 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.commands import CloseBets as CloseBetsCommand
-from etg.core.events import Event, RoundComplete, RoundVoided
+from etg.core.events import DecisionMade, Event, RoundComplete, RoundVoided
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.money import format_cents
 from etg.core.paytable import Decision
@@ -165,6 +165,10 @@ class TableScene(Scene):
     def table_changed(self, state: TableState, events: list[Event]) -> None:
         self.presenter.push(state, events)
         for event in events:
+            if isinstance(event, DecisionMade) and event.by_default:
+                words = ("SURRENDERED AT TIME-OUT" if event.decision is Decision.SURRENDER
+                         else "WAR AT TIME-OUT")
+                self.seat_messages[event.seat] = (words, self.app.now + SEAT_MESSAGE_S)
             if isinstance(event, RoundComplete | RoundVoided):
                 r = state.round
                 self.history.appendleft(HistoryEntry(
