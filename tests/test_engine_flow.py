@@ -139,12 +139,12 @@ def test_clear_repeat_and_double() -> None:
     p = maryland()
     s = table(p, ["7D", "2H", "2C", "2C", "2C", "2C", "KC"], credits=10_000)
     s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
-                   PlaceWager(1, 1, BetKind.TIE, 100), PlaceWager(1, 3, BetKind.INITIAL, 700)])
+                   PlaceWager(1, 1, BetKind.TIE, 100), PlaceWager(1, 2, BetKind.INITIAL, 700)])
     assert s.credits[0] == 10_000 - 1_300
     s, events = run(s, [DoubleWagers(1)])
     assert s.credits[0] == 10_000 - 2_600
     assert [(e.spot, e.kind, e.amount, e.total) for e in events if isinstance(e, WagerPlaced)] == [
-        (1, BetKind.INITIAL, 500, 1_000), (1, BetKind.TIE, 100, 200), (3, BetKind.INITIAL, 700, 1_400)]
+        (1, BetKind.INITIAL, 500, 1_000), (1, BetKind.TIE, 100, 200), (2, BetKind.INITIAL, 700, 1_400)]
     s, _ = run(s, [ClearWagers(1)])
     assert s.credits[0] == 10_000 and s.on_table == 0
     s, _ = run(s, [PlaceWager(1, 2, BetKind.INITIAL, 600), CloseBets(), Deal(), Settle(),

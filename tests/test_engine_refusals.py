@@ -92,6 +92,13 @@ CASES: list[tuple[str, object, Command, Reason, str]] = [
      PlaceWager(1, 4, BetKind.INITIAL, 500), Reason.SPOT_LIMIT,
      "a seat's spots must be adjacent: spot 4 is too far from spot 1 "
      "(at most 3 adjacent spots, MD Ch. 7 E)"),
+    ("spots 1 and 3 without 2", lambda: run(betting(), [PlaceWager(1, 1, BetKind.INITIAL, 500)])[0],
+     PlaceWager(1, 3, BetKind.INITIAL, 500), Reason.SPOT_LIMIT,
+     "a seat's spots must be adjacent: spot 3 leaves spot 2 empty between them (MD Ch. 7 E)"),
+    ("a gap from the other side", lambda: run(betting(), [PlaceWager(1, 4, BetKind.INITIAL,
+                                                                     500)])[0],
+     PlaceWager(1, 2, BetKind.INITIAL, 500), Reason.SPOT_LIMIT,
+     "a seat's spots must be adjacent: spot 2 leaves spot 3 empty between them (MD Ch. 7 E)"),
     ("per-seat layout: another seat's hand", lambda: betting(pennsylvania()),
      PlaceWager(1, 2, BetKind.INITIAL, 500), Reason.NOT_YOUR_SPOT,
      "seat 1 wagers on its own hand only"),

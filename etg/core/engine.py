@@ -263,7 +263,11 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
 
 
 def _need_spot_limit(most: int, row: tuple[SpotWagers, ...], spot: int) -> None:
-    """A new Initial Wager on ``spot`` keeps the seat within ``most`` adjacent spots."""
+    """A new Initial Wager on ``spot`` keeps the seat's spots one unbroken run of at most ``most``.
+
+    MD Ch. 7 E speaks of "the number of adjacent boxes on which a player may place a
+    wager": spots 1 and 3 without 2 are refused (place 2 first).
+    """
     spots = [n for n, w in enumerate(row, start=1) if w.initial]
     if len(spots) >= most:
         raise Refused(Reason.SPOT_LIMIT, f"a seat may wager on at most {most} spots (MD Ch. 7 E)")
@@ -275,6 +279,11 @@ def _need_spot_limit(most: int, row: tuple[SpotWagers, ...], spot: int) -> None:
                       f"a seat's spots must be adjacent: spot {spot} is too far from "
                       f"spot {min(spots) if spot == max(spots) else max(spots)} "
                       f"(at most {most} adjacent spots, MD Ch. 7 E)")
+    if max(spots) - min(spots) + 1 != len(spots):
+        gap = next(n for n in range(min(spots), max(spots)) if n not in spots)
+        raise Refused(Reason.SPOT_LIMIT,
+                      f"a seat's spots must be adjacent: spot {spot} leaves spot {gap} "
+                      f"empty between them (MD Ch. 7 E)")
 
 
 def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, list[Event]]:
