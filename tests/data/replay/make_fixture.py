@@ -12,10 +12,11 @@ It writes ``rounds-<name>.json`` beside this file. Each file is one table from
 - ``seed``: the :class:`~etg.core.rng.SeededSource` seed the shuffles and wheel
   stops were drawn from (the draws themselves are in the ``Shuffle`` and
   ``Spin`` commands, so a replay does not need it);
-- ``initial_state_sha256``: SHA-256 of ``dump_state(new_table(paytable))``;
+- ``initial_state_sha256``: :func:`digest` of ``new_table(paytable)`` (``dump_state`` with
+  the paytable named by its id);
 - ``steps``: per command, ``command`` (``dump_command``) and either ``events``
-  (``dump_event`` each) and ``state_sha256`` (SHA-256 of ``dump_state`` of the
-  state after it), or ``refused`` (the :class:`~etg.core.refusal.Reason`'s
+  (``dump_event`` each) and ``state_sha256`` (:func:`digest` of the state after
+  it), or ``refused`` (the :class:`~etg.core.refusal.Reason`'s
   value) and ``message`` for a command the engine refused.
 
 The tables:
@@ -93,7 +94,15 @@ PAYTABLES = ROOT / "etg" / "data" / "config" / "paytables"
 
 
 def digest(state: TableState) -> str:
-    return hashlib.sha256(dump_state(state).encode()).hexdigest()
+    """SHA-256 of the state as the ledger writes it, the paytable by its id.
+
+    The paytable is the replay's input, not its result: naming it by id keeps the
+    recorded digests valid when the paytable model gains a field with a default.
+    """
+    data = json.loads(dump_state(state))
+    data["paytable"] = data["paytable"]["id"]
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
+                          .encode()).hexdigest()
 
 
 class Recorder:
