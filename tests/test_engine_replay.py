@@ -16,9 +16,9 @@ import pytest
 
 from etg.config.loader import load_paytable
 from etg.core.engine import TableState, apply, new_table
+from etg.core.paytable import Paytable
 from etg.core.refusal import Refused
 from etg.ledger.codec import dump_event, dump_state, load_command, load_state
-from etg.places import shipped_config_dir
 
 REPLAY = Path(__file__).parent / "data" / "replay"
 FIXTURES = sorted(REPLAY.glob("rounds-*.json"))
@@ -32,6 +32,15 @@ def _digest(state: TableState) -> str:
                           .encode()).hexdigest()
 
 
+def _recorded_paytable(recorded: dict[str, Any], folder: Path) -> Paytable:
+    """The paytable the rounds were recorded under: its text, kept in the fixture."""
+    path = folder / recorded["paytable_file"]
+    path.write_text(recorded["paytable_source"], encoding="utf-8")
+    loaded = load_paytable(path)
+    assert loaded.sha256 == recorded["paytable_sha256"]
+    return loaded.paytable
+
+
 def _recorded(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text())
     return data
@@ -43,12 +52,9 @@ def test_the_fixtures_are_there() -> None:
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
-def test_replay_reproduces_every_event_and_state(path: Path) -> None:
+def test_replay_reproduces_every_event_and_state(path: Path, tmp_path: Path) -> None:
     recorded = _recorded(path)
-    paytable_file = shipped_config_dir() / "paytables" / recorded["paytable_file"]
-    loaded = load_paytable(paytable_file)
-    assert loaded.sha256 == recorded["paytable_sha256"]
-    state = new_table(loaded.paytable)
+    state = new_table(_recorded_paytable(recorded, tmp_path))
     assert _digest(state) == recorded["initial_state_sha256"]
     for number, step in enumerate(recorded["steps"]):
         command = load_command(step["command"])
@@ -64,12 +70,10 @@ def test_replay_reproduces_every_event_and_state(path: Path) -> None:
         assert _digest(state) == step["state_sha256"], where
 
 
-def test_a_replayed_state_survives_the_codec() -> None:
+def test_a_replayed_state_survives_the_codec(tmp_path: Path) -> None:
     """The last state of the busiest table reloads to the same text (ledger checkpoints)."""
     recorded = _recorded(REPLAY / "rounds-md7.json")
-    paytable = load_paytable(shipped_config_dir() / "paytables"
-                             / recorded["paytable_file"]).paytable
-    state = new_table(paytable)
+    state = new_table(_recorded_paytable(recorded, tmp_path))
     for step in recorded["steps"]:
         if "refused" not in step:
             state, _ = apply(state, load_command(step["command"]))

@@ -7,7 +7,8 @@ Run from the repository root::
 It writes ``rounds-<name>.json`` beside this file. Each file is one table from
 ``new_table(paytable)`` (no credits, no shoe) and every command sent to it:
 
-- ``paytable_file``, ``paytable_sha256``: the shipped paytable
+- ``paytable_file``, ``paytable_sha256``, ``paytable_source``: the shipped paytable as it
+  was when recorded (its text: a later edit of the shipped file does not change the replay)
   (``etg/data/config/paytables/``) and the SHA-256 of its bytes;
 - ``seed``: the :class:`~etg.core.rng.SeededSource` seed the shuffles and wheel
   stops were drawn from (the draws themselves are in the ``Shuffle`` and
@@ -244,6 +245,7 @@ def write(name: str, seed: int, recorder: Recorder, paytable_file: str,
     data = {
         "paytable_file": paytable_file,
         "paytable_sha256": hashlib.sha256((PAYTABLES / paytable_file).read_bytes()).hexdigest(),
+        "paytable_source": (PAYTABLES / paytable_file).read_text(encoding="utf-8"),
         "seed": seed,
         "initial_state_sha256": digest(initial),
         "steps": recorder.steps,
