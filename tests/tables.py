@@ -26,7 +26,9 @@ from etg.core.paytable import (
     Paytable,
     ProgressiveLevel,
     ProgressivePayout,
+    SettleFrom,
     Shoe,
+    WarBurn,
     WarForm,
     WheelSegment,
 )
@@ -98,14 +100,16 @@ def pennsylvania_2011(**changes: object) -> Paytable:
     p = maryland(jurisdiction=Jurisdiction.PENNSYLVANIA_2011, layout=Layout.PER_SEAT, seats=7,
                  spots=7, max_spots_per_seat=1, shoe=Shoe(8, 0.25, 0.4), id="pa-2011",
                  war_form=WarForm.INITIAL_FORFEITED,
-                 payouts=Payouts(Odds(1), Odds(10), Odds(2), Odds(3)))
+                 payouts=Payouts(Odds(1), Odds(10), Odds(2), Odds(3)),
+                 settle_from=SettleFrom.DEALER_LEFT)  # proposed § 651a.9(a)
     return replace(p, **changes)  # type: ignore[arg-type]
 
 
 def south_dakota(**changes: object) -> Paytable:
     p = maryland(jurisdiction=Jurisdiction.SOUTH_DAKOTA, layout=Layout.PER_SEAT, seats=7, spots=7,
                  max_spots_per_seat=1, id="sd", war_form=WarForm.DEALER_MATCHED,
-                 payouts=Payouts(Odds(1), Odds(10), Odds(1, 2), Odds(1, 1)), war_tie_wager=False)
+                 payouts=Payouts(Odds(1), Odds(10), Odds(1, 2), Odds(1, 1)), war_tie_wager=False,
+                 war_burn=WarBurn(3, 3), settle_from=SettleFrom.DEALER_LEFT)  # 15.17(4)
     return replace(p, **changes)  # type: ignore[arg-type]
 
 

@@ -49,8 +49,8 @@ def deal_spot_one(p: Paytable, spot: str, dealer: str, war: tuple[str, str] | No
     """Seat 1 bets spot 1; returns the table after the original deal is settled."""
     other_spots = ["2C"] * (p.spot_count - 1) if p.layout.value == "community" else []
     codes = ["7D", spot, *other_spots, dealer]
-    if war:
-        codes += ["3S", "3S", "3S", war[0], war[1]]
+    if war:  # the burns, the War card, the paytable's burns before the dealer's, the dealer's
+        codes += ["3S", "3S", "3S", war[0], *["3S"] * p.war_burn.before_dealer, war[1]]
     s = table(p, codes, CREDITS)
     bets = [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, INITIAL)]
     if tie:

@@ -18,7 +18,9 @@ from etg.core.paytable import (
     Odds,
     Payouts,
     Paytable,
+    SettleFrom,
     Shoe,
+    WarBurn,
     WarForm,
     rule_violations,
 )
@@ -64,6 +66,8 @@ def south_dakota(decks: int = 6) -> Paytable:
         payouts=Payouts(initial=Odds(1), tie=Odds(10), war=Odds(1, 2), war_tie=Odds(1, 1)),
         war_form=WarForm.DEALER_MATCHED,
         war_tie_wager=False,
+        war_burn=WarBurn(3, 3),  # 20:18:16:15.17(4)(d): burns change none of the figures here
+        settle_from=SettleFrom.DEALER_LEFT,  # 15.17(4)
     )
 
 

@@ -13,7 +13,8 @@ Progressive meters are the house's liability, kept beside it in ``meters``.
 
 Seats and spots are numbered from 1, at the dealer's far left (MD Ch. 8 F).
 Cards are dealt from spot 1 upward; wagers are settled seat by seat from the
-dealer's right, highest seat first (MD Ch. 9 A, 58 Pa. Code § 651a.9(a)).
+dealer's right, highest seat first (MD Ch. 9 A, 58 Pa. Code § 651a.9(a)), or from
+the dealer's left where the paytable's ``settle_from`` says so (PA 2011, S.D.).
 """
 
 from __future__ import annotations
@@ -433,7 +434,9 @@ def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
     assert s.shoe is not None
     events: list[Event] = []
     dealer = _Dealer(s.shoe, events)
-    dealer.burn(3)  # MD Ch. 9 H: three cards burned face down
+    burns = s.paytable.war_burn
+    if burns.before_players:  # MD Ch. 9 H: three cards burned face down
+        dealer.burn(burns.before_players)
     r = s.round
     war_cards: list[Card | None] = [None] * len(r.spot_cards)
     at_war = {spot for row in r.wagers for spot, w in enumerate(row, start=1)
@@ -442,6 +445,8 @@ def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
         # MD Ch. 9 H: a War card to each spot with a War Wager; none where all surrendered
         if spot in at_war:
             war_cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=True)
+    if burns.before_dealer:  # S.D. 20:18:16:15.17(4)(d): "The dealer burns three more cards"
+        dealer.burn(burns.before_dealer)
     dealer_card = dealer.deal(Target.DEALER, 0, war=True)
     r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer_card)
     return evolve(s, phase=Phase.WAR_DEALT, shoe=dealer.shoe(), round=r), events
@@ -497,7 +502,7 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
     cashier = Cashier(s, events)
     pending: list[tuple[int, int]] = []
     outcomes = [None if card is None else compare(card, r.dealer_card) for card in r.spot_cards]
-    for seat, spot, w in settlement_order(r.wagers):
+    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
         outcome = outcomes[spot - 1]
         assert outcome is not None
         cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
@@ -584,7 +589,7 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
     assert r.dealer_war_card is not None
     events: list[Event] = []
     cashier = Cashier(s, events)
-    for seat, spot, w in settlement_order(r.wagers):
+    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
         if w.decision is not _WAR:
             continue
         card = r.war_cards[spot - 1]
@@ -601,7 +606,7 @@ def _finish(cashier: Cashier) -> tuple[TableState, list[Event]]:
     s = cashier.s
     bonus = s.paytable.bonus_spin
     r = s.round
-    seats = tuple(seat for seat in range(s.paytable.seats, 0, -1) if cashier.bonus[seat - 1])
+    seats = tuple(seat for seat in s.settlement_seats if cashier.bonus[seat - 1])
     if seats and bonus is not None and r.dealer_card is not None:
         if triggers(bonus, r.dealer_card):
             cashier.events.append(BonusSpinTriggered(r.dealer_card, seats))

@@ -52,6 +52,32 @@ class WarForm(Enum):
     DEALER_MATCHED = "dealer_matched"
 
 
+class SettleFrom(Enum):
+    """Where the dealer starts settling (seat 1 sits at the dealer's far left, MD Ch. 8 F).
+
+    It decides who is paid first from a progressive meter (SPEC §3).
+    """
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    DEALER_RIGHT = "dealer_right"  # highest seat first: MD Ch. 9 A, I; 58 Pa. Code § 651a.9(a)
+    DEALER_LEFT = "dealer_left"  # seat 1 first: PA 2011 § 651a.9(a), (g); S.D. 20:18:16:15.17(4)
+
+
+@dataclass(frozen=True, slots=True)
+class WarBurn:
+    """Cards burned face down in the War deal: before the players' War cards, before the dealer's.
+
+    Burns move no probability: every card still unseen is equally likely to be
+    the next one dealt, however many are burned first (the par sheet's figures
+    hold for any burns; see :mod:`etg.math.exact`).
+    """
+
+    before_players: int = 3  # MD Ch. 9 H; 58 Pa. Code § 651a.9(f); S.D. 20:18:16:15.17(4)(d)
+    before_dealer: int = 0  # S.D. 20:18:16:15.17(4)(d): "The dealer burns three more cards"
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
 class Decision(Enum):
     """A player's choice on a tie hand (MD Ch. 9 E)."""
 
@@ -326,6 +352,8 @@ class Paytable:
     progressive_payout: ProgressivePayout | None = None
     # MD Ch. 2 B(5)(b) caps fixed-odds winnings; meter awards are outside unless this says so
     progressive_in_payout_limit: bool = False
+    war_burn: WarBurn = WarBurn()
+    settle_from: SettleFrom = SettleFrom.DEALER_RIGHT
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def meter(self, level: ProgressiveLevel) -> Meter | None:
@@ -367,6 +395,13 @@ _MAX_SEATS: dict[Jurisdiction, int] = {
     # other rules allows and what a Casino War layout offers.
     Jurisdiction.SOUTH_DAKOTA: 9,
 }
+_WAR_DEAL: dict[Jurisdiction, tuple[WarBurn, SettleFrom]] = {
+    Jurisdiction.MARYLAND: (WarBurn(3, 0), SettleFrom.DEALER_RIGHT),  # MD Ch. 9 A, H, I
+    Jurisdiction.PENNSYLVANIA: (WarBurn(3, 0), SettleFrom.DEALER_RIGHT),  # § 651a.9(a), (f), (g)
+    Jurisdiction.PENNSYLVANIA_2011: (WarBurn(3, 0), SettleFrom.DEALER_LEFT),  # § 651a.9(a),(f),(g)
+    Jurisdiction.SOUTH_DAKOTA: (WarBurn(3, 3), SettleFrom.DEALER_LEFT),  # 20:18:16:15.17(4)
+}
+"""Each jurisdiction's War-deal burns and where settlement starts, as its rules say."""
 _WAR_FORM: dict[Jurisdiction, WarForm] = {
     Jurisdiction.MARYLAND: WarForm.INITIAL_PUSHED,  # MD Ch. 9 I(2)-(3)
     Jurisdiction.PENNSYLVANIA: WarForm.INITIAL_PUSHED,  # 58 Pa. Code § 651a.9(g)
@@ -442,6 +477,16 @@ def rule_violations(p: Paytable) -> list[Violation]:
                                               f"{p.payout_limit_per_hand_cents}")
     if p.war_form is not _WAR_FORM[j]:
         bad(("war_form",), f"{j.value} uses war_form {_WAR_FORM[j].value}, not {p.war_form.value}")
+    burns, settle_from = _WAR_DEAL[j]
+    for name in ("before_players", "before_dealer"):
+        wanted, given = getattr(burns, name), getattr(p.war_burn, name)
+        if given != wanted:
+            bad(("war_burn", name), f"{j.value} burns {wanted} cards here in the War deal, "
+                                    f"not {given}")
+    if p.settle_from is not settle_from:
+        side = "left" if settle_from is SettleFrom.DEALER_LEFT else "right"
+        bad(("settle_from",), f"{j.value} settles from the dealer's {side} "
+                              f"({settle_from.value}), not {p.settle_from.value}")
     for name, floor in zip(("initial", "tie", "war", "war_tie"), _MIN_ODDS[j], strict=True):
         odds: Odds = getattr(p.payouts, name)
         if odds.pays <= 0 or odds.to <= 0:

@@ -30,7 +30,7 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
     holders: list[int] = []
     qualifying: list[tuple[int, int, PayoutHand]] = []
     empty = empty_row(len(r.spot_cards))
-    for seat in range(s.paytable.seats, 0, -1):
+    for seat in s.settlement_seats:
         row = cashier.wagers[seat - 1]
         if row is empty:
             continue
@@ -73,7 +73,7 @@ def triggers(bonus: BonusSpin, card: Card) -> bool:
 def collect_bonus_spin(cashier: Cashier) -> None:
     """No trigger: every Bonus Spin wager is collected."""
     bonus = cashier.bonus
-    for seat in range(len(bonus), 0, -1):
+    for seat in cashier.s.settlement_seats:
         if bonus[seat - 1]:
             cashier.pay(seat, 0, [lost(_BONUS_SPIN, bonus[seat - 1])])
 
@@ -90,7 +90,7 @@ def settle_spin(cashier: Cashier, stops: WheelStops) -> None:
     community = bonus.community_ring[stops.community]
     hot_spot = bonus.hot_spot_ring[stops.hot_spot]
     cashier.events.append(WheelStopped(stops, community.symbol, hot_spot.symbol))
-    for seat in range(cashier.s.paytable.seats, 0, -1):
+    for seat in cashier.s.settlement_seats:
         stake = cashier.bonus[seat - 1]
         if not stake:
             continue

@@ -11,7 +11,7 @@ from enum import Enum
 
 from etg.core.cards import Card
 from etg.core.events import WagerSettled
-from etg.core.paytable import Decision, Paytable, ProgressiveLevel
+from etg.core.paytable import Decision, Paytable, ProgressiveLevel, SettleFrom
 from etg.core.progressive import MeterState, initial_state
 from etg.core.settle import Outcome, compare
 from etg.core.shoe import ShoeState
@@ -106,12 +106,23 @@ class TableState:
     def seat_wagers(self, seat: int) -> tuple[SpotWagers, ...]:
         return self.round.wagers[seat - 1]
 
+    @property
+    def settles_from_left(self) -> bool:
+        return self.paytable.settle_from is SettleFrom.DEALER_LEFT
+
+    @property
+    def settlement_seats(self) -> range:
+        """The seats in the order they are settled and paid (the paytable's ``settle_from``)."""
+        seats = self.paytable.seats
+        return range(1, seats + 1) if self.settles_from_left else range(seats, 0, -1)
+
     def pending_decisions(self) -> tuple[tuple[int, int], ...]:
         """(seat, spot) tie hands still waiting for War or Surrender, in settlement order."""
         if self.phase is not Phase.DECISIONS:
             return ()
         return tuple(
-            (seat, spot) for seat, spot, w in settlement_order(self.round.wagers)
+            (seat, spot) for seat, spot, w in settlement_order(self.round.wagers,
+                                                               self.settles_from_left)
             if w.initial and w.decision is None and is_tie(self.round, spot)
         )
 
@@ -158,11 +169,13 @@ def empty_grid(p: Paytable) -> Grid:
     return (empty_row(p.spot_count),) * p.seats
 
 
-def settlement_order(grid: Grid) -> list[tuple[int, int, SpotWagers]]:
-    """Highest seat first (MD Ch. 9 A), then spot by spot; only spots with wagers."""
+def settlement_order(grid: Grid, from_left: bool = False) -> list[tuple[int, int, SpotWagers]]:
+    """Highest seat first (the dealer's right, MD Ch. 9 A), or seat 1 first ``from_left``
+    (PA 2011, S.D.), then spot by spot; only spots with wagers."""
     out: list[tuple[int, int, SpotWagers]] = []
     empty = empty_row(len(grid[0])) if grid else ()
-    for seat in range(len(grid), 0, -1):
+    seats = range(1, len(grid) + 1) if from_left else range(len(grid), 0, -1)
+    for seat in seats:
         row = grid[seat - 1]
         if row is empty:
             continue

@@ -6,7 +6,9 @@ A shoe of ``d`` decks holds ``N = 52 d`` cards, ``4 d`` of each of the 13 ranks,
 in a uniformly random order. One spot's fate depends on four cards only: the
 spot card, the dealer card, and after a tie the spot's War card and the
 dealer's War card. Whatever else is dealt or burned around them (other spots,
-the burn card of a fresh shoe, the three War burns, other spots' War cards,
+the burn card of a fresh shoe, the War-deal burns however many the paytable's
+``war_burn`` asks for and wherever they fall (South Dakota's three more before
+the dealer's War card), other spots' War cards,
 earlier rounds of the same shoe), those four cards are an ordered 4-tuple drawn
 without replacement from the full shoe:
 

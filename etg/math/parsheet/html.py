@@ -14,7 +14,7 @@ from fractions import Fraction
 from html import escape
 
 from etg.core.cards import Rank
-from etg.core.paytable import Layout, PayoutHand, Paytable
+from etg.core.paytable import Layout, PayoutHand, Paytable, SettleFrom
 from etg.math.exact import format_fraction_percent
 from etg.math.longrun import MeterLongRun, Method
 from etg.math.parsheet import svg
@@ -152,6 +152,11 @@ def _rules(p: Paytable) -> str:
                       f"{'offered' if p.war_tie_wager else 'not offered'}"),
         ("War", f"form {p.war_form.value}: War pays {o.war}, War tie {o.war_tie}; "
                 f"Surrender returns half; default decision {p.default_decision.value}"),
+        ("War deal", f"{p.war_burn.before_players} cards burned before the players' War "
+                     f"cards, {p.war_burn.before_dealer} before the dealer's (burns change no "
+                     f"figure on this sheet)"),
+        ("Settlement", "seat by seat from the dealer's "
+                       f"{'left' if p.settle_from is SettleFrom.DEALER_LEFT else 'right'}"),
         ("Payout limit", f"{money(p.payout_limit_per_hand_cents)} per hand"),
     ]
     if p.bonus_spin is not None:
