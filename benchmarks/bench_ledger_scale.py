@@ -1,0 +1,144 @@
+"""The ledger over a long life: bytes per round, start-up, full verify and export (SPEC §11).
+
+Workload: ``maryland-community-7.yaml`` with all nine seats on every wager
+(:func:`etg.bots.busiest_bots`: Initial, Tie, Progressive Payout and Bonus Spin;
+REPEAT from the second round), played by the bots through the real controller,
+so every entry is the real record format.
+
+- ``disk_bytes_per_round``: bytes this process wrote to the storage layer
+  (``write_bytes`` of ``/proc/self/io``: the database, its WAL, checkpoints
+  of the WAL back into the file, and the anchor) per round, over
+  :data:`DURABLE_ROUNDS` rounds played with ``synchronous=FULL`` as in play.
+- The big ledger (:data:`ROUNDS` rounds) is built by the **bulk path**: the
+  same controller and entries, with the connection's ``synchronous=OFF`` so the
+  build does not wait on the disk; nothing else differs, and it is checked
+  clean with ``verify --full`` before it is measured.
+- ``ledger_bytes_per_round``: the file's size over its rounds (after a WAL
+  checkpoint).
+- ``startup_s_empty`` and ``startup_s_10k``: ``Table.open`` on a fresh ledger and
+  on the big one (rebuild from the newest checkpoint, the start-up checks,
+  the power-up entries), best of three.
+- ``verify_full_rounds_per_s``: ``verify --full`` of the big ledger.
+- ``export_peak_rss_mb``: the peak RSS of ``etg ledger export --format jsonl``
+  of the big ledger, in a child process.
+
+``startup_s_1m`` stays null: a million rounds in the present format (about
+60 KB a round) would take some 60 GB; issue 11's compact format is what makes
+it buildable.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import platformdirs
+
+from etg.bots import RoundDriver, busiest_bots
+from etg.config.loader import LoadedPaytable, load_paytable
+from etg.core.rng import SeededSource
+from etg.ledger.store import Ledger
+from etg.ledger.verify import verify
+from etg.table import Table
+
+ROUNDS = int(os.environ.get("ETG_BENCH_LEDGER_ROUNDS", "10000"))
+DURABLE_ROUNDS = 50
+
+
+def measure(config_dir: Path) -> dict[str, object]:
+    cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
+    cache.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="bench-scale-", dir=cache))  # the ledger's real disk
+    loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
+    try:
+        disk = _disk_bytes_per_round(folder / "durable.db", loaded)
+        big = folder / "big.db"
+        _build(big, loaded, ROUNDS)
+        stored = big.stat().st_size / ROUNDS
+        empty = min(_startup(folder / f"empty{i}.db", loaded) for i in range(3))
+        full = min(_startup(big, loaded) for _ in range(3))
+        rate = _verify_rate(big)
+        rss = _export_peak_rss_mb(big)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"ledger_bytes_per_round": round(stored), "disk_bytes_per_round": round(disk),
+            "startup_s_empty": round(empty, 3), f"startup_s_{_size(ROUNDS)}": round(full, 3),
+            "startup_s_1m": None, "verify_full_rounds_per_s": round(rate),
+            "export_peak_rss_mb": round(rss, 1)}
+
+
+def _size(rounds: int) -> str:
+    return f"{rounds // 1000}k" if rounds % 1000 == 0 else str(rounds)
+
+
+def _play(table: Table, rounds: int) -> None:
+    driver = RoundDriver(busiest_bots(table.state.paytable), SeededSource(2), table.apply,
+                         repeat=True)
+    for _ in range(rounds):
+        driver.play_round(table.state)
+
+
+def _disk_bytes_per_round(db: Path, loaded: LoadedPaytable) -> float:
+    table = Table.open(Ledger.open(db), loaded, SeededSource(1))
+    _play(table, 2)  # the first shuffle and the REPEAT set-up are not a typical round
+    before = _written()
+    _play(table, DURABLE_ROUNDS)
+    written = _written() - before
+    table.close()
+    return written / DURABLE_ROUNDS
+
+
+def _build(db: Path, loaded: LoadedPaytable, rounds: int) -> None:
+    table = Table.open(Ledger.open(db), loaded, SeededSource(1))
+    table.ledger.conn.execute("PRAGMA synchronous=OFF")  # the bulk path: no waiting on the disk
+    _play(table, rounds)
+    table.close()
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file, to be measured
+    finally:
+        conn.close()
+
+
+def _startup(db: Path, loaded: LoadedPaytable) -> float:
+    start = time.perf_counter()
+    table = Table.open(Ledger.open(db), loaded, SeededSource(3))
+    seconds = time.perf_counter() - start
+    table.close()
+    return seconds
+
+
+def _verify_rate(db: Path) -> float:
+    """Rounds a second of ``verify --full``; it must come back clean (the bulk path is real)."""
+    store = Ledger.open_readonly(db)
+    try:
+        with store.reading():
+            rounds = store.round_count()
+        start = time.perf_counter()
+        problems = verify(store, full=True)
+        seconds = time.perf_counter() - start
+    finally:
+        store.close()
+    if problems:
+        raise RuntimeError(f"the bulk-built ledger does not verify: {problems[:3]}")
+    return rounds / seconds
+
+
+def _export_peak_rss_mb(db: Path) -> float:
+    subprocess.run([sys.executable, "-m", "etg", "ledger", "export", "--db", str(db),
+                    "--format", "jsonl"], stdout=subprocess.DEVNULL, check=True)
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def _written() -> int:
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("write_bytes:"):
+            return int(line.split()[1])
+    raise RuntimeError("no write_bytes in /proc/self/io")
