@@ -123,7 +123,8 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         loaded = _follow_switch(db_path, cabinet_file, loaded)
         table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
                             on_fault=None if headless else
-                            lambda message: _fault_screen(cabinet, options, message))
+                            lambda message: _fault_screen(cabinet, options, message),
+                            defer_file_check=True)
         clean = False
         table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
         table.note_pins({"operator": cabinet.operator_pin_hash,
@@ -247,10 +248,12 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
                 stop_on_tilt: bool = True,
-                on_fault: Callable[[str], None] | None = None) -> Table:
+                on_fault: Callable[[str], None] | None = None,
+                defer_file_check: bool = False) -> Table:
     """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
 
-    ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first.
+    ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
+    ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk).
     """
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
@@ -272,7 +275,7 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
     source: RandomSource = (SystemSource() if seed is None
                             else SeededSource(seed * 1_000_003 + ledger.round_count()))
     try:
-        table = Table.open(ledger, loaded, source)
+        table = Table.open(ledger, loaded, source, defer_file_check=defer_file_check)
     except (LedgerError, ValueError) as error:
         ledger.close()
         click.echo(str(error), err=True)

@@ -22,7 +22,9 @@ import json
 import logging
 import shutil
 import sqlite3
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,7 +64,7 @@ from etg.ledger.store import (
     describe,
     now,
 )
-from etg.ledger.verify import ReplayError, active_tilts, replay_one, verify
+from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one, verify
 
 log = logging.getLogger("etg.table")
 
@@ -117,14 +119,19 @@ class Table:
         self.listeners: list[Listener] = []
         self.round_open: RoundOpen | None = None
         self.min_free_bytes = MIN_FREE_BYTES
+        self._file_check_due = False
         self._switching_to: LoadedPaytable | None = None
 
     # --- life cycle -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource | None = None,
-             credits: tuple[int, ...] | None = None) -> Table:
+             credits: tuple[int, ...] | None = None, defer_file_check: bool = False) -> Table:
         """Power up: rebuild the exact state from the ledger (or start a new table) and check it.
+
+        ``defer_file_check``: leave ``PRAGMA quick_check``, which reads the whole
+        file, to :meth:`start_file_check` beside play (the kiosk: start-up stays
+        flat in history); everything else is checked before play as always.
 
         Raises LedgerError when the ledger cannot be read at all, and ValueError
         for a seeded source on a real-money ledger (real play draws only from
@@ -136,6 +143,7 @@ class Table:
                              "and test ledgers")
         try:
             table = cls._rebuild(ledger, paytable, source, credits)
+            table._file_check_due = defer_file_check
             table._power_up()
         except STORAGE_FAULTS as error:
             raise LedgerError(f"{ledger.path}: {_fault_text(error)}") from None
@@ -182,7 +190,8 @@ class Table:
         last = ledger.last_events(("power_up", "shutdown"), 1)
         interrupted = bool(last) and last[0]["kind"] == "power_up"
         problems = [*(self.tilt.problems if self.tilt else []),
-                    *verify(ledger, self.paytable, state=self.state)]
+                    *verify(ledger, self.paytable, state=self.state,
+                            file_check=not self._file_check_due)]
         earlier = active_tilts(ledger)
         with ledger.atomic():
             ledger.log("power_up", None, {"round": self.state.round.number,
@@ -330,6 +339,22 @@ class Table:
         for listener in self.listeners:
             listener(state, events)
         return events
+
+    def start_file_check(self) -> Future[list[Problem]] | None:
+        """Start the deferred ``quick_check`` on a thread of its own; None if none is due.
+
+        Hand the result to :meth:`tilt_for` on the table's own thread when it is done.
+        """
+        if not self._file_check_due:
+            return None
+        self._file_check_due = False
+        done: Future[list[Problem]] = Future()
+
+        def run() -> None:
+            done.set_result(check_file(self.ledger.path))
+
+        threading.Thread(target=run, name="ledger-file-check", daemon=True).start()
+        return done
 
     def refusal(self, command: Command) -> str | None:
         """Why :meth:`send` would refuse ``command`` now (nothing is sent), or None.

@@ -92,3 +92,55 @@ def test_a_full_verify_still_walks_the_chain_from_the_first_entry(tmp_path: Path
         assert "entries row 5" in " ".join(p.message for p in verify(store, full=True))
     finally:
         store.close()
+
+
+def _damage_page(db: Path, page: int) -> None:
+    with db.open("r+b") as file:  # overwritten bytes: the page's header becomes nonsense
+        file.seek(page * 4096)
+        file.write(b"\xee" * 16)
+
+
+def test_the_kiosk_leaves_the_whole_file_check_beside_play_and_tilts_on_its_finding(
+        tmp_path: Path) -> None:
+    from etg.config.loader import load_cabinet
+    from etg.ledger.verify import check_file
+    from etg.ui.app import App, RunOptions, open_window
+    from tests.kiosk_support import config_copy
+
+    db = played_ledger(tmp_path, rounds=30)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    pristine = db.read_bytes()
+    # A page only the whole-file check reads: start-up is clean, quick_check is not.
+    for page in range(pages // 3, pages - 2):
+        db.write_bytes(pristine)
+        _damage_page(db, page)
+        if not check_file(db):
+            continue
+        ledger = Ledger.open(db)
+        statements: list[str] = []
+        ledger.conn.set_trace_callback(statements.append)
+        try:
+            table = Table.open(ledger, paytable(), SeededSource(9), defer_file_check=True)
+        except Exception:  # this page is read at start-up too: try another
+            ledger.close()
+            continue
+        ledger.conn.set_trace_callback(None)
+        if table.tilt is None:
+            break
+        table.ledger.close()
+    else:
+        pytest.fail("no page of the ledger is read by the whole-file check alone")
+    assert not any("quick_check" in s for s in statements)  # not on the start-up path
+    config = config_copy(tmp_path)
+    cabinet = load_cabinet(config / "cabinet.yaml")
+    options = RunOptions(headless=True, config_dir=config)
+    app = App(table, cabinet, config / "cabinet.yaml", options, open_window(cabinet, options))
+    assert app.file_check is not None
+    app.file_check.result(timeout=60)
+    app.frame(1 / 60)
+    assert table.tilt is not None and [p.check for p in table.tilt.problems] == ["quick_check"]
+    assert table.ledger.event_log("tilt")[-1]["details"]["check"] == "quick_check"
+    table.ledger.close()

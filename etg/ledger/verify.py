@@ -28,9 +28,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from etg.config.loader import LoadedPaytable
@@ -41,7 +43,16 @@ from etg.ledger import chain
 from etg.ledger.codec import load_command, load_event
 from etg.ledger.legacy import LEGACY_GENESIS, legacy_hash
 from etg.ledger.meters import log_meters, round_meters
-from etg.ledger.store import Entry, EntryKind, Ledger, Problem, entry_content, round_events_of
+from etg.ledger.store import (
+    Entry,
+    EntryKind,
+    Ledger,
+    LedgerError,
+    Problem,
+    describe,
+    entry_content,
+    round_events_of,
+)
 
 MAX_PROBLEMS = 12
 """Problems reported per check; the rest are counted."""
@@ -51,12 +62,15 @@ Progress = Callable[[int, int], None]
 
 
 def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = False,
-           state: TableState | None = None, progress: Progress | None = None) -> list[Problem]:
+           state: TableState | None = None, progress: Progress | None = None,
+           file_check: bool = True) -> list[Problem]:
     """Every problem found; an empty list means the ledger is sound.
 
     ``state``: the table's state as rebuilt (start-up); without it the state is
     rebuilt here from the newest checkpoint. ``full``: recompute from the first
-    checkpoint instead of the newest.
+    checkpoint instead of the newest. ``file_check=False`` leaves out
+    ``PRAGMA quick_check``, the one check that reads the whole file: the kiosk
+    runs it beside play instead (:func:`check_file`), so start-up stays flat.
     """
     try:
         anchor = chain.read_anchor(ledger.path, ledger.key) if ledger.key else None
@@ -64,7 +78,7 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     except chain.AnchorError as error:
         anchor, anchor_problem = None, Problem("anchor", str(error))
     with ledger.reading():
-        problems = ledger.quick_check()
+        problems = ledger.quick_check() if file_check else []
         if problems:
             return problems  # a damaged file: the other checks would only repeat it
         if anchor_problem is not None:
@@ -83,6 +97,25 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
         problems += check_schema(ledger)
         problems += check_paytable(ledger, paytable)
     return problems
+
+
+def check_file(path: Path) -> list[Problem]:
+    """``PRAGMA quick_check`` of the ledger file on a read-only connection of its own.
+
+    Safe beside the writer (WAL readers never block it) and from another thread;
+    a file that cannot be opened or read is a problem too, never an exception.
+    """
+    try:
+        store = Ledger.open_readonly(path)
+    except LedgerError as error:
+        return [Problem("quick_check", str(error))]
+    try:
+        with store.reading():
+            return store.quick_check()
+    except sqlite3.Error as error:
+        return [Problem("quick_check", f"{path}: {describe(error)}")]
+    finally:
+        store.close()
 
 
 class ReplayError(ValueError):

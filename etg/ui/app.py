@@ -196,6 +196,7 @@ class App:
         self._presses: dict[str, _Press] = {}
         self._settle_at: float | None = None
         self.stack: list[Scene] = []
+        self.file_check = table.start_file_check()  # the whole-file check, beside play
         table.listeners.append(self._table_changed)
         if base is None:
             from etg.ui.table_scene import TableScene
@@ -394,6 +395,9 @@ class App:
 
     def _clock(self) -> None:
         """The timekeeper's countdowns, the dealer's settle, and the demo players' next move."""
+        if self.file_check is not None and self.file_check.done():
+            self.table.tilt_for(self.file_check.result())  # on this thread: it writes the tilt
+            self.file_check = None
         if self.table.tilted:
             return
         if any(scene.holds_the_clock for scene in self.stack):
