@@ -20,7 +20,9 @@ from etg.core.rng import SeededSource
 from etg.core.state import Phase
 from etg.core.wheel import draw_stops
 from etg.ledger.verify import verify
+from etg.ui import theme
 from etg.ui.presenter import Banner
+from etg.ui.table_scene import decision_clock_centre
 from tests import kiosk_support as k
 from tests.tables import rigged_draw
 
@@ -198,7 +200,12 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
     k.tap(app, "dealer:close")
     k.tap(app, "dealer:deal")
     k.run_until(app, lambda: table.state.phase is Phase.DECISIONS)
-    k.run_for(app, table.state.paytable.timers.decision_s - 0.2)
+    k.run_for(app, 1.0)
+    app.draw()  # the countdown sits on the tied spot 2, ringed in the War colour
+    x, y, w, _ = app.base.layout.spot_card(2)
+    cx, cy = decision_clock_centre(x, y, w)
+    assert tuple(app.canvas.get_at((cx, cy - 30)))[:3] == theme.WAR
+    k.run_for(app, table.state.paytable.timers.decision_s - 1.2)
     assert table.state.phase is Phase.DECISIONS
     k.run_for(app, 0.3)
     assert table.state.phase is Phase.COMPLETE  # surrendered by default: nothing to deal

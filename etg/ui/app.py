@@ -40,6 +40,7 @@ from etg.ui.scene import Scene
 if TYPE_CHECKING:
     from etg.ui.demo import DemoDirector
 from etg.ui.widgets import button_at, draw_panel, draw_text
+from etg.ui.words import players_words
 
 log = logging.getLogger("etg.kiosk")
 
@@ -216,7 +217,7 @@ class App:
             message = refusal.message if isinstance(refusal, Refused) else str(refusal)
             log.info("refused %s from %s: %s", type(command).__name__, who, message)
             if not quiet:
-                self.notify(message)
+                self.notify(players_words(message))
             return message
         return None
 

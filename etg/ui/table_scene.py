@@ -60,6 +60,7 @@ from etg.ui.scene import Scene
 from etg.ui.theme import shade
 from etg.ui.wheel import WheelView, celebrate
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
+from etg.ui.words import players_words
 
 HISTORY_LENGTH = 10
 HISTORY_CARD_W = 32
@@ -321,8 +322,8 @@ class TableScene(Scene):
 
     def _player(self, seat: int, command: Command) -> None:
         refusal = self.app.send(command, Actor.PLAYER, quiet=True)
-        if refusal is not None:
-            self.seat_messages[seat] = (refusal, self.app.now + SEAT_MESSAGE_S)
+        if refusal is not None:  # the log has it in full; the seat reads the players' words
+            self.seat_messages[seat] = (players_words(refusal), self.app.now + SEAT_MESSAGE_S)
 
     def _send(self, command: Command, actor: Actor) -> None:
         self.app.send(command, actor)
@@ -575,6 +576,22 @@ class TableScene(Scene):
             if shown_card and r.dealer_card is not None and settled:
                 self._draw_spot_result(surface, shown, spot, card_rect)
             self._draw_spot_badge(surface, shown, spot)
+        self._draw_decision_clocks(surface, shown, now)
+
+    def _draw_decision_clocks(self, surface: pygame.Surface, shown: TableState,
+                              now: float) -> None:
+        """The decision countdown on each tied spot still waiting for a seat's choice."""
+        remaining = self.app.timekeeper.remaining(now)
+        if shown.phase is not Phase.DECISIONS or remaining is None:
+            return
+        seconds = int(remaining + 0.999)
+        for spot in sorted({spot for _, spot in shown.pending_decisions()}):
+            x, y, w, _ = self.layout.spot_card(spot)
+            centre = decision_clock_centre(x, y, w)
+            pygame.draw.circle(surface, theme.INK, centre, 32)
+            pygame.draw.circle(surface, theme.WAR if seconds > 3 else theme.TILT, centre, 32,
+                               width=4)
+            draw_text(surface, f"{seconds}", 30, theme.WHITE, centre)
 
     def _draw_spot_result(self, surface: pygame.Surface, shown: TableState, spot: int,
                           rect: tuple[float, float, float, float]) -> None:
@@ -735,6 +752,11 @@ def _ease_out(k: float) -> float:
 
 def _cx(rect: tuple[float, float, float, float]) -> float:
     return rect[0] + rect[2] / 2
+
+
+def decision_clock_centre(x: float, y: float, w: float) -> tuple[int, int]:
+    """Where a tied spot's decision countdown sits: on its card's top right."""
+    return round(x + w - 8), round(y + 36)  # below the SPOT label, clear of the index
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:
