@@ -41,3 +41,15 @@ def test_a_refusal_on_the_seat_is_in_players_words_and_in_full_in_the_log(
                                          "empty between them")
     assert "(MD Ch. 7 E)" in caplog.text  # the inspector's copy keeps the rule
     app.table.ledger.close()
+
+
+@pytest.mark.parametrize(("name", "subtitle"), [
+    ("Casino War – 5 community cards", "5 COMMUNITY CARDS"),
+    ("Casino War - South Dakota", "SOUTH DAKOTA"),
+    ("Casino War", "CASINO WAR"),
+    ("War of the Spots", "WAR OF THE SPOTS"),
+])
+def test_the_header_says_casino_war_once(name: str, subtitle: str) -> None:
+    from etg.ui.table_scene import game_subtitle
+
+    assert game_subtitle(name) == subtitle

@@ -445,7 +445,7 @@ class TableScene(Scene):
     def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
         p = shown.paytable
         draw_text(surface, "CASINO WAR", 30, theme.GOLD, (24, 32), "midleft", Style.SERIF)
-        draw_text(surface, p.name.upper(), 15, theme.CREAM, (252, 32), "midleft",
+        draw_text(surface, game_subtitle(p.name), 15, theme.CREAM, (262, 33), "midleft",
                   Style.CONDENSED, max_width=290)
         status = STATUS[shown.phase]
         remaining = self.app.timekeeper.remaining(now)
@@ -754,6 +754,14 @@ def _cx(rect: tuple[float, float, float, float]) -> float:
     return rect[0] + rect[2] / 2
 
 
+def game_subtitle(name: str) -> str:
+    """The paytable's name under the CASINO WAR title, without saying the title twice."""
+    words = name.strip()
+    if words.lower().startswith("casino war"):
+        words = words[len("casino war"):].lstrip(" –-—·:")
+    return (words or name).upper()
+
+
 def decision_clock_centre(x: float, y: float, w: float) -> tuple[int, int]:
     """Where a tied spot's decision countdown sits: on its card's top right."""
     return round(x + w - 8), round(y + 36)  # below the SPOT label, clear of the index
@@ -797,9 +805,7 @@ def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
         surface.fill(shade(theme.FELT, 0.7 + 0.45 * k), (0, row, 1920, 4))
     pygame.draw.rect(surface, theme.RAIL, (0, 0, 1920, 64))
     pygame.draw.line(surface, theme.GOLD_DARK, (0, 64), (1920, 64), 3)
-    mx, my, mw, mh = layout.middle
-    arc = pygame.Rect(round(mx) - 40, round(my) - 120, round(mw) + 80, round(mh) + 160)
-    pygame.draw.ellipse(surface, theme.GOLD_DARK, arc, width=3)
+    mx, my, mw, _ = layout.middle
     slots = [layout.spot_card(spot) for spot in range(1, layout.spots + 1)]
     for x, y, w, h in [*slots, layout.dealer_card, layout.dealer_war_card]:
         outline = pygame.Rect(round(x) - 6, round(y) - 6, round(w) + 12, round(h) + 12)
