@@ -700,12 +700,12 @@ def paytable() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
 def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
     """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid."""
+    from etg.math.check_rows import side_wager_rows
     from etg.math.exact import (
         bonus_rtp_warnings,
         check_json,
         figure_rows,
         main_game_figures,
-        side_wager_rows,
     )
 
     valid: list[dict[str, Any]] = []

@@ -37,7 +37,8 @@ from etg.math.bonus import (
     trigger_faces,
     trigger_probability,
 )
-from etg.math.exact import bonus_rtp_warnings, check_json, side_wager_rows
+from etg.math.check_rows import side_wager_rows
+from etg.math.exact import bonus_rtp_warnings, check_json
 from etg.math.stats import RunningMean
 from etg.math.vector_sim import simulate_side_wagers
 from tests import tables
