@@ -1,3 +1,4 @@
 from etg.cli import main
 
-main()
+if __name__ == "__main__":  # not when a worker process of `verify --full` imports it
+    main()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import logging
 import shutil
 import sqlite3
@@ -52,8 +51,7 @@ from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS, TableState
 from etg.core.wheel import draw_stops
-from etg.ledger.chain import canonical
-from etg.ledger.codec import dump_event, load_state
+from etg.ledger.codec import dump_event
 from etg.ledger.meters import round_meters
 from etg.ledger.store import (
     CHECKPOINT_EVERY,
@@ -178,10 +176,13 @@ class Table:
         if opened is not None:
             table.round_open = RoundOpen(int(opened["seq"]), str(opened["at"]),
                                          tuple(opened["credits"]))
-            for row in ledger.journal_after(int(opened["seq"]) - 1):
-                if row["seq"] > seq:
-                    break
-                table.round_open.events += row["events"]
+            if "events" in opened:  # the round's events so far travel in the checkpoint
+                table.round_open.events += opened["events"]
+            else:  # a verbose checkpoint: its commands recorded their events
+                for row in ledger.journal_after(int(opened["seq"]) - 1):
+                    if row["seq"] > seq:
+                        break
+                    table.round_open.events += row.get("events", [])
         table._replay(seq)
         return table
 
@@ -466,7 +467,7 @@ class Table:
         state = self.state
         for row in self.ledger.journal_after(seq):
             try:
-                state = replay_one(state, row)
+                state, events = replay_one(state, row)
             except ReplayError as error:
                 self.state = state
                 self.tilt = Tilt([Problem("journal", str(error))])
@@ -474,16 +475,18 @@ class Table:
             if row["command"]["type"] == "OpenBets":
                 self.round_open = RoundOpen(row["seq"], row["at"], state.credits)
             if self.round_open is not None:
-                self.round_open.events += row["events"]
-            if row["command"]["type"] == "NextRound":
-                self.round_open = None
+                self.round_open.events += [dump_event(e) for e in events]
+            if any(isinstance(e, RoundComplete | RoundVoided) for e in events) or \
+                    row["command"]["type"] == "NextRound":
+                self.round_open = None  # as _book does when the round is recorded
         self.state = state
 
     def _checkpoint(self, reason: str) -> None:
         opened = self.round_open
         self.ledger.save_checkpoint(reason, self.state, None if opened is None else
                                     {"seq": opened.seq, "at": opened.at,
-                                     "credits": list(opened.credits)})
+                                     "credits": list(opened.credits),
+                                     "events": list(opened.events)})
 
     def _book(self, state: TableState, events: list[Event], actor: str | None, at: str) -> None:
         paytable_id = state.paytable.id
@@ -512,8 +515,7 @@ class Table:
                                                      "reason": event.reason.value}, at)
             elif isinstance(event, RoundComplete | RoundVoided):
                 record = self._record(state, event, at)
-                self.ledger.append_round(record)
-                self.ledger.add_meters(paytable_id, round_meters(record))
+                self.ledger.append_round(record, round_meters(record))
                 if isinstance(event, RoundVoided):
                     self.ledger.log("void", actor, {"round": event.round_number,
                                                     "reason": event.reason}, at)
@@ -566,13 +568,9 @@ def _newest_readable_checkpoint(ledger: Ledger) -> tuple[
         tuple[int, dict[str, Any], TableState] | None, list[Problem]]:
     """The newest checkpoint that can be read, and a problem for each newer one that cannot."""
     problems: list[Problem] = []
-    seqs = [int(r[0]) for r in ledger.conn.execute(
-        "SELECT seq FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")]
-    for seq in seqs:
+    for seq in ledger.checkpoint_seqs():
         try:
-            body = json.loads(ledger.conn.execute("SELECT body FROM entries WHERE seq = ?",
-                                                  [seq]).fetchone()[0])
-            return (seq, body, load_state(canonical(body["state"]))), problems
+            return ledger.checkpoint(seq), problems
         except (ValueError, KeyError, TypeError) as error:
             problems.append(Problem("checkpoint", f"entries row {seq} (checkpoint) cannot be "
                                                   f"read: {str(error)[:200]}"))

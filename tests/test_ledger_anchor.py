@@ -151,7 +151,7 @@ def test_an_older_schema_is_refused_by_audits_and_left_alone(tmp_path: Path) -> 
     before = db.read_bytes()
     code, output = _verify(db)
     assert code == 2
-    assert "written by an older program (schema 2 of 3)" in output
+    assert "written by an older program (schema 2 of 4)" in output
     assert db.read_bytes() == before
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     assert conn.execute("SELECT count(*) FROM hand_ledger").fetchone()[0] == 8

@@ -14,16 +14,22 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from etg.bots import RoundDriver, busiest_bots
 from etg.cli import main
 from etg.core.engine import apply
-from etg.core.state import TableState
+from etg.core.rng import SeededSource
+from etg.core.state import Phase, TableState
+from etg.ledger import chain
 from etg.ledger.codec import load_command, load_state
 from etg.ledger.recall import render_round
 from etg.ledger.store import EntryKind, Ledger, LedgerKind
 from etg.ledger.verify import rebuild, verify
-from tests.ledger_support import open_table, play
+from etg.places import shipped_config_dir
+from etg.table import Table
+from tests.ledger_support import open_table, paytable, play
 
 FIXTURE = Path(__file__).parent / "data" / "ledgers" / "schema-0002.db"
 
@@ -57,7 +63,7 @@ def test_the_schema_2_fixture_migrates_and_keeps_every_meter_round_and_state(
     assert len(records) == 8 and any(r["outcome"] == "voided" for r in records)
 
     ledger = Ledger.open(db, kind=LedgerKind.TEST)
-    assert ledger.schema_version == 3
+    assert ledger.schema_version == 4
     assert ledger.meters() == meters
     assert ledger.rounds() == records  # every round as it was recorded, events included
     assert [render_round(r) for r in ledger.rounds(last=10)] == [render_round(r) for r in records]
@@ -91,3 +97,112 @@ def test_an_edited_round_of_the_old_chain_is_still_found(tmp_path: Path) -> None
     ledger.close()
     assert any("round 3 does not match the hash the older hand ledger gave it" in p.message
                for p in problems), problems
+
+
+# --- schema 3 (the verbose chain) to the compact format (issue 11) ------------------------------
+
+FIXTURE_3 = Path(__file__).parent / "data" / "ledgers" / "schema-0003.db"
+MD7 = shipped_config_dir() / "paytables" / "maryland-community-7.yaml"
+
+
+@pytest.fixture
+def schema_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the schema-3 fixture with its anchor, its key the cabinet's key."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    key = chain.default_key_path()
+    key.parent.mkdir(parents=True)
+    shutil.copy(FIXTURE_3.with_suffix(".key"), key)
+    db = tmp_path / "ledger.db"
+    shutil.copy(FIXTURE_3, db)
+    shutil.copy(FIXTURE_3.with_name(FIXTURE_3.name + ".anchor"), chain.anchor_path(db))
+    return db
+
+
+def _old_3(db: Path) -> tuple[dict[str, Counter[tuple[int, str]]], list[dict[str, object]],
+                              TableState, int, str]:
+    """What the verbose file holds, read with plain SQLite and JSON: meters, each round's
+    record with the events of its commands, the state (newest checkpoint + the commands
+    after it), and the chain's head."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    meters: dict[str, Counter[tuple[int, str]]] = {}
+    for pid, seat, name, value in conn.execute("SELECT paytable_id, seat, name, value "
+                                               "FROM meters"):
+        meters.setdefault(pid, Counter())[(seat, name)] = value
+    records = []
+    for seq, body in conn.execute("SELECT seq, body FROM entries WHERE kind = 'round' "
+                                  "ORDER BY seq").fetchall():
+        record = json.loads(body)
+        commands = conn.execute("SELECT body FROM entries WHERE kind = 'command' AND round = ? "
+                                "AND seq >= ? AND seq < ? ORDER BY seq",
+                                [record["round"], record["opened_seq"], seq]).fetchall()
+        record["events"] = [e for (c,) in commands for e in json.loads(c)["events"]
+                            if e["type"] not in ("CreditsIn", "CreditsOut")]
+        records.append(record)
+    seq, body = conn.execute("SELECT seq, body FROM entries WHERE kind = 'checkpoint' "
+                             "ORDER BY seq DESC LIMIT 1").fetchone()
+    state = load_state(json.dumps(json.loads(body)["state"]))
+    for (command,) in conn.execute("SELECT body FROM entries WHERE kind = 'command' AND seq > ? "
+                                   "ORDER BY seq", [seq]):
+        state, _ = apply(state, load_command(json.loads(command)["command"]))
+    head_seq, head = conn.execute("SELECT seq, hex(hash) FROM entries ORDER BY seq DESC LIMIT 1"
+                                  ).fetchone()
+    conn.close()
+    return meters, records, state, head_seq, head.lower()
+
+
+def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_state(
+        schema_3: Path) -> None:
+    db = schema_3
+    meters, records, state, head_seq, head = _old_3(db)
+    assert len(records) == 8 and any(r["outcome"] == "voided" for r in records)
+    assert state.phase is Phase.BETTING and any(state.round.staked)  # a round was left open
+
+    ledger = Ledger.open(db, kind=LedgerKind.TEST)
+    assert ledger.schema_version == 4
+    assert ledger.meters() == meters
+    assert ledger.rounds() == records  # every round as it was recorded, events included
+    assert [render_round(r) for r in ledger.rounds(last=3)] == [render_round(r)
+                                                                for r in records[-3:]]
+    assert rebuild(ledger) == state
+    # The verbose chain is sealed as it was: the first compact entry names its head and links
+    # to it; its entries keep their bytes and their hashes.
+    first = next(ledger.entries(after=head_seq))
+    assert first.format == 1 and first.tag == "seal"
+    assert first.data() == {"sealed_chain": {"format": "verbose", "seq": head_seq, "head": head,
+                                             "rounds": 8}}
+    assert ledger.entry_hash(head_seq) == bytes.fromhex(head)
+    assert all(e.format is None for e in ledger.entries(until=head_seq))
+    assert verify(ledger, full=True) == [] and verify(ledger, full=True, events=True) == []
+    assert verify(ledger) == []
+    ledger.close()
+
+    table = Table.open(Ledger.open(db), paytable(MD7), SeededSource(5))
+    assert table.tilt is None and table.state == state
+    driver = RoundDriver(busiest_bots(table.state.paytable), SeededSource(6), table.apply,
+                         repeat=True)
+    for _ in range(2):  # the round left open, then a whole new one
+        driver.play_round(table.state)
+    resumed, new = table.ledger.rounds(last=2)
+    table.close()
+    # The resumed round's record holds the wagers placed before the conversion.
+    assert resumed["round"] == 9 and new["round"] == 10
+    assert {"type": "WagerPlaced", "seat": 3, "spot": 3, "kind": "initial", "amount": 1000,
+            "total": 1000, "credits": state.credits[2]} in resumed["events"]
+    result = CliRunner().invoke(main, ["ledger", "verify", "--full", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("10 rounds, clean")
+
+
+def test_an_edited_verbose_entry_is_still_found_after_the_conversion(schema_3: Path) -> None:
+    Ledger.open(schema_3).close()
+    conn = sqlite3.connect(schema_3)
+    conn.execute("DROP TRIGGER entries_no_update")
+    before = conn.execute("SELECT body FROM entries WHERE seq = 40").fetchone()[0]
+    conn.execute("UPDATE entries SET body = replace(body, '\"amount\":100', '\"amount\":900') "
+                 "WHERE seq = 40 AND format IS NULL")  # a Tie Wager of $1 becomes $9
+    assert conn.execute("SELECT body FROM entries WHERE seq = 40").fetchone()[0] != before
+    conn.commit()
+    conn.close()
+    result = CliRunner().invoke(main, ["ledger", "verify", "--full", "--db", str(schema_3)])
+    assert result.exit_code == 1
+    assert "entries row 40" in result.output and "does not match its hash" in result.output

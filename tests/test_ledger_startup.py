@@ -94,9 +94,9 @@ def test_a_full_verify_still_walks_the_chain_from_the_first_entry(tmp_path: Path
         store.close()
 
 
-def _damage_page(db: Path, page: int) -> None:
+def _damage_page(db: Path, page: int, size: int) -> None:
     with db.open("r+b") as file:  # overwritten bytes: the page's header becomes nonsense
-        file.seek(page * 4096)
+        file.seek(page * size)
         file.write(b"\xee" * 16)
 
 
@@ -111,12 +111,13 @@ def test_the_kiosk_leaves_the_whole_file_check_beside_play_and_tilts_on_its_find
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
     conn.close()
     pristine = db.read_bytes()
     # A page only the whole-file check reads: start-up is clean, quick_check is not.
     for page in range(pages // 3, pages - 2):
         db.write_bytes(pristine)
-        _damage_page(db, page)
+        _damage_page(db, page, size)
         if not check_file(db):
             continue
         ledger = Ledger.open(db)

@@ -50,9 +50,27 @@ from etg.core.events import Event
 from etg.core.state import TableState
 from etg.ledger import chain
 from etg.ledger.chain import GENESIS, Anchor, canonical, link
-from etg.ledger.codec import dump_command, dump_event, dump_state, load_state
+from etg.ledger.codec import dump_command, dump_state, load_state
+from etg.ledger.compact import Layout, Layouts, current_layout
+from etg.ledger.entry import (
+    COMPACT,
+    ENTRY_SELECT,
+    ROUND_HEADER,
+    Entry,
+    EntryKind,
+    check_label,
+    compact_content,
+    encode_body,
+    entry_of,
+    micros,
+    verbose_content,
+)
 from etg.ledger.meters import log_meters
+from etg.ledger.money import summarize
+from etg.ledger.round_codec import encode_round
 from etg.places import data_dir
+
+__all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
 
 APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
 _HEADER = b"SQLite format 3\x00"
@@ -60,8 +78,11 @@ _HEADER = b"SQLite format 3\x00"
 CHECKPOINT_EVERY = 100
 """Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
 
+PAGE_SIZE = 1024
+"""A new ledger's page size: an append dirties one small page, not 4 KB (issue 11)."""
+
 migrations = Migrations("etg-ledger")
-MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger")
+MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger")
 """The migrations this program knows, in order (a file with others is from a newer program)."""
 
 
@@ -75,17 +96,6 @@ class LedgerKind(Enum):
     REAL = "real"
     DEMO = "demo"  # etg run --demo: bots, DEMO on screen
     TEST = "test"  # etg autoplay and the tests
-
-
-class EntryKind(Enum):
-    GENESIS = "genesis"
-    SCHEMA = "schema"
-    COMMAND = "command"
-    ROUND = "round"
-    EVENT = "event"
-    PAYTABLE = "paytable"
-    SETTING = "setting"
-    CHECKPOINT = "checkpoint"
 
 
 def default_path(demo_of: str | None = None) -> Path:
@@ -114,7 +124,7 @@ class Problem:
 class Span:
     """Part of the ledger for an audit: rounds ``first_round``..``last_round`` (inclusive),
     entries written at or after ``since`` and before ``before`` (ISO 8601 UTC text, as the
-    ledger stores times); ``None`` leaves that side open."""
+    ledger shows times); ``None`` leaves that side open."""
 
     first_round: int | None = None
     last_round: int | None = None
@@ -122,33 +132,7 @@ class Span:
     before: str | None = None
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One row of the chain."""
-
-    seq: int
-    kind: str
-    round: int
-    at: str
-    actor: str | None
-    tag: str | None
-    body: str  # canonical JSON
-    hash: bytes
-
-    def data(self) -> Any:
-        """The body; an edited one that is not JSON reads as ``{"unreadable": …}``."""
-        return _loads(self.body)
-
-
-def entry_content(seq: int, kind: str, round_: int, at: str, actor: str | None,
-                  tag: str | None, body: str) -> bytes:
-    """The bytes an entry's hash covers: every column but the hash itself."""
-    return canonical([seq, kind, round_, at, actor, tag, body]).encode("utf-8")
-
-
-_ENTRY_COLUMNS = "seq, kind, round, at, actor, tag, body, hash"
-# The hash read as bytes even if someone wrote text into it.
-_ENTRY_SELECT = "seq, kind, round, at, actor, tag, body, CAST(hash AS BLOB)"
+entry_content = verbose_content  # the verbose format's content (legacy conversion, tests)
 
 
 class Ledger:
@@ -167,12 +151,13 @@ class Ledger:
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
         self._depth = 0
+        self.layouts = Layouts()
+        self._settings: dict[str, str | None] = {}
         self._head_seq, self._head_hash, self._rounds = self._read_head()
-        genesis = self._first(EntryKind.GENESIS)
-        genesis = genesis if isinstance(genesis, dict) else {}
-        self.ledger_id: str = str(genesis.get("ledger_id", ""))
-        kinds = {k.value: k for k in LedgerKind}
-        self.kind: LedgerKind | None = kinds.get(str(genesis.get("kind")))
+        self._read_layouts()
+        self.ledger_id = ""
+        self.kind: LedgerKind | None = None
+        self._read_genesis()
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -212,11 +197,7 @@ class Ledger:
                 _check_anchored_identity(conn, path)
             migrated = _prepare(conn, path, fresh, key, kind, rng)
             ledger = cls(conn, path, key, readonly=False)
-            if migrated:
-                with ledger.atomic():  # the chain records the schema; the anchor is written
-                    ledger.append(EntryKind.SCHEMA, {"migrations": [list(r) for r in conn.execute(
-                        "SELECT migration_set, name, applied_at FROM _sqlite_migrations "
-                        "ORDER BY rowid")]})
+            ledger._after_migration(migrated, kind, rng)
             return ledger
         except LedgerError:
             conn.close()
@@ -224,6 +205,31 @@ class Ledger:
         except sqlite3.Error as error:
             conn.close()
             raise LedgerError(f"{path}: {describe(error)}; it was left as it is") from None
+
+    def _after_migration(self, migrated: bool, kind: LedgerKind, rng: str) -> None:
+        """What the migrations leave to the chain: the genesis of a new ledger, the seal of a
+        verbose one, this program's layout, and the migrations applied."""
+        layout = current_layout()
+        newest = self.layouts.newest
+        if not migrated and newest is not None and newest.body == layout:
+            return
+        with self.atomic():  # the anchor is written with it
+            if migrated and not self.ledger_id:
+                self.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
+                                                "kind": kind.value, "rng": rng,
+                                                "created_at": now()})
+                self._read_genesis()
+            elif migrated and self._head_seq and not self._compact_entries():
+                self.append(EntryKind.SCHEMA, {"sealed_chain": {
+                    "format": "verbose", "seq": self._head_seq, "head": self._head_hash.hex(),
+                    "rounds": self._rounds}}, tag="seal")
+            if newest is None or newest.body != layout:
+                entry = self.append(EntryKind.SCHEMA, layout, tag="layout")
+                self.layouts.add(entry.seq, layout)
+            if migrated:
+                self.append(EntryKind.SCHEMA, {"migrations": [list(r) for r in self.conn.execute(
+                    "SELECT migration_set, name, applied_at FROM _sqlite_migrations "
+                    "ORDER BY rowid")]})
 
     @classmethod
     def open_readonly(cls, path: Path, key_path: Path | None = None) -> Ledger:
@@ -272,6 +278,9 @@ class Ledger:
                 self._depth -= 1
             return
         head = (self._head_seq, self._head_hash, self._rounds)
+        settings = dict(self._settings)
+        layouts = len(self.layouts._seqs)
+        dictionaries = [layout.dictionary for layout in self.layouts._layouts]
         self.conn.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
@@ -279,6 +288,10 @@ class Ledger:
             self.conn.execute("COMMIT")
         except BaseException:
             self._head_seq, self._head_hash, self._rounds = head
+            self._settings = settings
+            del self.layouts._seqs[layouts:], self.layouts._layouts[layouts:]
+            for layout, dictionary in zip(self.layouts._layouts, dictionaries, strict=True):
+                layout.dictionary = dictionary
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("ROLLBACK")
             raise
@@ -310,6 +323,7 @@ class Ledger:
         self._depth = 1
         try:
             self._head_seq, self._head_hash, self._rounds = self._read_head()  # this snapshot's
+            self._settings.clear()
             yield
         finally:
             self._depth = 0
@@ -319,40 +333,59 @@ class Ledger:
     # --- writing ----------------------------------------------------------------------------
 
     def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
-               actor: str | None = None, at: str | None = None) -> Entry:
-        """Chain one entry after the head; call inside :meth:`atomic`."""
+               actor: str | None = None, at: str | None = None,
+               data: bytes | None = None) -> Entry:
+        """Chain one compact entry after the head; call inside :meth:`atomic`.
+
+        ``data``: the body already encoded (a round's), instead of ``body``.
+        """
         assert self._depth and not self.readonly and self.key is not None
+        check_label(actor)
+        check_label(tag)
         at = at or now()
-        text = canonical(body)
+        at_us = micros(at)
+        data = encode_body(kind.value, body) if data is None else data
         seq = self._head_seq + 1
-        digest = link(self.key, self._head_hash,
-                      entry_content(seq, kind.value, round_, at, actor, tag, text))
+        digest = chain.mac(self.key, self._head_hash,
+                           compact_content(seq, kind.value, round_, at_us, actor, tag, data))
         self.conn.execute(
-            f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [seq, kind.value, round_, at, actor, tag, text, digest],
+            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash, format) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [seq, kind.value, round_, at_us, actor, tag, data, digest, COMPACT],
         )
         self._head_seq, self._head_hash = seq, digest
-        return Entry(seq, kind.value, round_, at, actor, tag, text, digest)
+        return Entry(seq, kind.value, round_, at, actor, tag, data, digest, COMPACT, at_us,
+                     self.layouts)
 
     def append_command(self, round_number: int, command: Command, actor: str | None,
                        events: list[Event], at: str) -> int:
-        """Journal one accepted command with its events; returns its entry number."""
-        entry = self.append(EntryKind.COMMAND,
-                            {"command": dump_command(command),
-                             "events": [dump_event(e) for e in events]},
-                            round_=round_number, tag=type(command).__name__, actor=actor, at=at)
+        """Journal one accepted command; returns its entry number.
+
+        Its events are not stored here: a restart replays the command to get
+        them back, and the round's record keeps them (:meth:`append_round`).
+        """
+        entry = self.append(EntryKind.COMMAND, self._layout().pack_command(dump_command(command)),
+                            round_=round_number, actor=actor, at=at)  # its type is its code
         return entry.seq
 
-    def append_round(self, record: dict[str, Any]) -> str:
-        """Add a finished round to the hand ledger; returns its hash (hex).
-
-        ``record["events"]`` is not stored: the round's command entries from
-        ``record["opened_seq"]`` on hold them, and :meth:`rounds` reads them back.
-        """
-        body = {k: v for k, v in record.items() if k != "events"}
-        entry = self.append(EntryKind.ROUND, body, round_=int(record["round"]),
-                            tag=str(record["outcome"]), at=str(record["ended_at"]))
+    def append_round(self, record: dict[str, Any], meters: Counter[tuple[int, str]]) -> str:
+        """Add a finished round to the hand ledger with its events, and add ``meters`` (what
+        the round counts, :func:`etg.ledger.meters.round_meters`) to the meters; returns the
+        entry's hash (hex). The record keeps a summary of its events for audits
+        (:mod:`etg.ledger.money`)."""
+        layout = self._layout()
+        summary = summarize(record, meters)
+        body = {**{k: v for k, v in record.items() if k != "ended_at"},  # the entry's time
+                "summary": summary, "events": [layout.pack_event(e) for e in record["events"]]}
+        header = {k: body[k] for k in ROUND_HEADER if k in body}
+        data, texts = encode_round(header, {k: v for k, v in body.items() if k not in header},
+                                   layout.dictionary)
+        entry = self.append(EntryKind.ROUND, None, round_=int(record["round"]),
+                            tag=str(record["outcome"]), at=str(record["ended_at"]), data=data)
+        if layout.dictionary is None:
+            layout.dictionary = texts  # this first round under the layout primes the others
         self._rounds = int(record["round"])
+        self.add_meters(str(record["paytable"]["id"]), meters)
         return entry.hash.hex()
 
     def log(self, kind: str, actor: str | None, details: dict[str, Any],
@@ -387,13 +420,14 @@ class Ledger:
     def set_setting(self, key: str, value: str) -> None:
         if self.setting(key) != value:
             self.append(EntryKind.SETTING, value, tag=key)
+            self._settings[key] = value
 
     def save_checkpoint(self, reason: str, state: TableState,
                         round_open: dict[str, Any] | None = None) -> Entry:
         """The whole state, its meters and credits, as they stand now.
 
-        ``round_open``: the entry, time and credits of the round's OpenBets when
-        a round is in progress, so a restart can still write its record.
+        ``round_open``: the entry, time, credits and events so far of the round's
+        OpenBets when a round is in progress, so a restart can still write its record.
         """
         meters = {pid: [[seat, name, value] for (seat, name), value in sorted(c.items())]
                   for pid, c in sorted(self.meters().items())}
@@ -419,8 +453,11 @@ class Ledger:
         return found
 
     def setting(self, key: str) -> str | None:
-        value = self._last(EntryKind.SETTING, key)
-        return None if value is None else str(value)
+        """A setting's newest value (kept in memory once read: asked for at every round)."""
+        if key not in self._settings:
+            value = self._last(EntryKind.SETTING, key)
+            self._settings[key] = None if value is None else str(value)
+        return self._settings[key]
 
     def paytable_source(self, sha256: str) -> dict[str, Any] | None:
         found: dict[str, Any] | None = self._last(EntryKind.PAYTABLE, sha256)
@@ -435,29 +472,49 @@ class Ledger:
             return found
         return None
 
+    def checkpoint_seqs(self) -> list[int]:
+        """The checkpoints' entry numbers, newest first (read through their index)."""
+        rows = self.conn.execute("SELECT seq FROM entries WHERE kind = 'checkpoint' "
+                                 "ORDER BY seq DESC").fetchall()
+        return [int(r[0]) for r in rows]
+
+    def checkpoint(self, seq: int) -> tuple[int, dict[str, Any], TableState]:
+        """The checkpoint at entry ``seq``; raises ValueError or KeyError if it cannot be read."""
+        entry = self.entry(seq)
+        if entry is None or entry.kind != EntryKind.CHECKPOINT.value:
+            raise KeyError(f"entries row {seq} is not a checkpoint")
+        body = entry.data()
+        if "unreadable" in body:
+            raise ValueError(body["unreadable"])
+        return seq, body, load_state(canonical(body["state"]))
+
     def checkpoints(self) -> Iterator[tuple[int, dict[str, Any], TableState]]:
         """Checkpoints newest first, each read when it is reached (raises if unreadable)."""
         cursor = self.conn.execute(
-            "SELECT seq, body FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")
-        for seq, text in cursor:
-            body = json.loads(text)
-            yield int(seq), body, load_state(canonical(body["state"]))
+            "SELECT seq FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")
+        for (seq,) in cursor:
+            yield self.checkpoint(int(seq))
+
+    def entry(self, seq: int) -> Entry | None:
+        row = self.conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq = ?",
+                                [seq]).fetchone()
+        return None if row is None else entry_of(row, self.layouts)
 
     def entries(self, after: int = 0, until: int | None = None,
                 kind: EntryKind | None = None) -> Iterator[Entry]:
         """Entries after ``after`` in chain order, read in chunks (constant memory)."""
-        sql = f"SELECT {_ENTRY_SELECT} FROM entries WHERE seq > ?"
+        sql = f"SELECT {ENTRY_SELECT} FROM entries WHERE seq > ?"
         args: list[Any] = [after]
         if until is not None:
             sql += " AND seq <= ?"
             args.append(until)
         if kind is not None:
-            sql += " AND kind = ?"
-            args.append(kind.value)
+            sql += f" AND kind = '{kind.value}'"  # a literal: the partial indexes need one
         cursor = self.conn.execute(sql + " ORDER BY seq", args)
+        layouts = self.layouts
         while rows := cursor.fetchmany(2000):
             for r in rows:
-                yield Entry(int(r[0]), r[1], int(r[2]), r[3], r[4], r[5], r[6], bytes(r[7]))
+                yield entry_of(r, layouts)
 
     def entry_hash(self, seq: int) -> bytes | None:
         if seq == 0:
@@ -469,28 +526,29 @@ class Ledger:
     def journal_after(self, seq: int) -> Iterator[dict[str, Any]]:
         """The commands after entry ``seq``, in order: what a restart replays.
 
-        A body that is not JSON comes back as ``{"command": {}, "events": [], "unreadable": …}``
-        so the replay reports it instead of failing.
+        Each is ``{"seq", "round", "actor", "at", "command"}``, with ``"events"``
+        when the entry is in the verbose format (which stored them). A body that
+        cannot be read comes back as ``{"command": {}, "unreadable": …}`` so the
+        replay reports it instead of failing.
         """
         for e in self.entries(after=seq, kind=EntryKind.COMMAND):
             body = e.data()
             if "unreadable" in body or "command" not in body:
-                body = {"command": {}, "events": [], "unreadable": body.get("unreadable", "?")}
+                body = {"command": {}, "unreadable": body.get("unreadable", "?")}
             yield {"seq": e.seq, "round": e.round, "actor": e.actor, "at": e.at, **body}
 
     def rounds(self, last: int | None = None, first: int | None = None) -> list[dict[str, Any]]:
         """Hand-ledger records with their events, oldest first (the ``last`` ones if given)."""
         if last is not None:
             rows = self.conn.execute(
-                "SELECT seq, body FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT ?",
-                [int(last)]).fetchall()[::-1]
+                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' "
+                f"ORDER BY round DESC, seq DESC LIMIT ?", [int(last)]).fetchall()[::-1]
         else:
             rows = self.conn.execute(
-                "SELECT seq, body FROM entries WHERE kind = 'round' AND round >= ? ORDER BY seq",
-                [first or 0]).fetchall()
-        records = [(int(seq), _loads(body)) for seq, body in rows]
-        return [self._with_events(seq, record) for seq, record in records
-                if "unreadable" not in record]  # an edited row: verify names it
+                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' AND round >= ? "
+                f"ORDER BY round, seq", [first or 0]).fetchall()
+        records = [self.record_of(entry_of(r, self.layouts)) for r in rows]
+        return [r for r in records if "unreadable" not in r]  # an edited row: verify names it
 
     def audit_trail(self, span: Span | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
         """Hand-ledger records and event-log entries in chain order, read in chunks.
@@ -501,54 +559,56 @@ class Ledger:
         """
         span = span or Span()
         low, high = self._seq_bounds(span)
-        sql = ("SELECT seq, kind, tag, actor, at, body FROM entries "
-               "WHERE kind IN ('round', 'event') AND seq >= ? AND seq <= ?")
-        args: list[Any] = [low, high]
-        if span.since is not None:
-            sql += " AND at >= ?"
-            args.append(span.since)
-        if span.before is not None:
-            sql += " AND at < ?"
-            args.append(span.before)
-        cursor = self.conn.execute(sql + " ORDER BY seq", args)
-        while rows := cursor.fetchmany(500):
-            for seq, kind, tag, actor, at, body in rows:
-                if kind == "event":
-                    yield "event", _logged((seq, at, tag, actor, body))
-                    continue
-                record = _loads(body)
-                if "unreadable" not in record:  # an edited row: verify names it
-                    yield "round", self._with_events(int(seq), record)
+        for entry in self.entries(after=low - 1, until=high):
+            if entry.kind not in ("round", "event"):
+                continue
+            if (span.since is not None and entry.at < span.since) or \
+                    (span.before is not None and entry.at >= span.before):
+                continue
+            if entry.kind == "event":
+                yield "event", _logged(entry)
+                continue
+            record = self.record_of(entry)
+            if "unreadable" not in record:  # an edited row: verify names it
+                yield "round", record
 
     def record_of(self, entry: Entry) -> dict[str, Any]:
-        """A round entry's record with its events."""
-        return self._with_events(entry.seq, entry.data())
+        """A round entry's record with its events (a verbose round's from its commands)."""
+        record: dict[str, Any] = entry.data()
+        if entry.format == COMPACT or "unreadable" in record:
+            return record
+        if "events" in record:  # a round migrated from a ledger that stored them twice
+            return {k: v for k, v in record.items() if k != "legacy_hash"}
+        commands = self.entries(after=int(record["opened_seq"]) - 1, until=entry.seq - 1,
+                                kind=EntryKind.COMMAND)
+        return {**record, "events": round_events_of(
+            c.data() for c in commands if c.round == record["round"])}
 
     def event_log(self, kind: str | None = None) -> list[dict[str, Any]]:
         where, args = ("AND tag = ?", [kind]) if kind else ("", [])
         rows = self.conn.execute(
-            f"SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' {where} "
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' {where} "
             f"ORDER BY seq", args).fetchall()
-        return [_logged(r) for r in rows]
+        return [_logged(entry_of(r, self.layouts)) for r in rows]
 
     def last_events(self, kinds: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
         """The newest ``limit`` event-log entries of these kinds, oldest first."""
         marks = ", ".join("?" for _ in kinds)
         rows = self.conn.execute(
-            f"SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' "
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' "
             f"AND tag IN ({marks}) ORDER BY seq DESC LIMIT ?", [*kinds, limit]).fetchall()
-        return [_logged(r) for r in reversed(rows)]
+        return [_logged(entry_of(r, self.layouts)) for r in reversed(rows)]
 
     def event_page(self, offset: int, limit: int) -> list[dict[str, Any]]:
         """``limit`` event-log entries, newest first, after skipping the newest ``offset``.
 
-        Read through the ``(kind, seq)`` index: a page costs its own rows, whatever
-        the length of the log.
+        Read through the event log's own index: a page costs its own rows,
+        whatever the length of the log.
         """
         rows = self.conn.execute(
-            "SELECT seq, at, tag, actor, body FROM entries WHERE kind = 'event' "
-            "ORDER BY seq DESC LIMIT ? OFFSET ?", [limit, offset]).fetchall()
-        return [_logged(r) for r in rows]
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' "
+            f"ORDER BY seq DESC LIMIT ? OFFSET ?", [limit, offset]).fetchall()
+        return [_logged(entry_of(r, self.layouts)) for r in rows]
 
     def meters(self) -> dict[str, Counter[tuple[int, str]]]:
         out: dict[str, Counter[tuple[int, str]]] = {}
@@ -568,77 +628,92 @@ class Ledger:
 
     # --- helpers ----------------------------------------------------------------------------
 
+    def _layout(self) -> Layout:
+        layout = self.layouts.newest
+        if layout is None:
+            raise LedgerError(f"{self.path}: no layout is recorded; the ledger cannot be written")
+        return layout
+
+    def _compact_entries(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM entries WHERE format = 1 LIMIT 1"
+                                 ).fetchone() is not None
+
     def _read_head(self) -> tuple[int, bytes, int]:
         row = self.conn.execute(
-            "SELECT seq, CAST(hash AS BLOB) FROM entries ORDER BY seq DESC LIMIT 1").fetchone()
+            "SELECT seq, CAST(hash AS BLOB) FROM entries "
+            "WHERE seq = (SELECT max(seq) FROM entries)").fetchone()
         last_round = self.conn.execute(
-            "SELECT round FROM entries WHERE kind = 'round' ORDER BY seq DESC LIMIT 1").fetchone()
+            "SELECT max(round) FROM entries WHERE kind = 'round'").fetchone()
         seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
-        return seq, digest, int(last_round[0]) if last_round else 0
+        return seq, digest, int(last_round[0]) if last_round and last_round[0] else 0
+
+    def _read_layouts(self) -> None:
+        rows = self.conn.execute(
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'schema' ORDER BY seq").fetchall()
+        for row in rows:
+            entry = entry_of(row, None)
+            if entry.tag == "layout":
+                body = entry.data()
+                if "unreadable" not in body:
+                    self.layouts.add(entry.seq, body)
+        for seq in self.layouts._seqs:  # each layout's first round primes the others
+            row = self.conn.execute(
+                f"SELECT {ENTRY_SELECT} FROM entries WHERE seq > ? AND kind = 'round' "
+                f"ORDER BY seq LIMIT 1", [seq]).fetchone()
+            if row is not None:
+                entry_of(row, self.layouts).raw(header_only=False)  # an unreadable one: verify
+
+    def _read_genesis(self) -> None:
+        genesis = self._first(EntryKind.GENESIS)
+        genesis = genesis if isinstance(genesis, dict) else {}
+        self.ledger_id = str(genesis.get("ledger_id", ""))
+        kinds = {k.value: k for k in LedgerKind}
+        self.kind = kinds.get(str(genesis.get("kind")))
 
     def _seq_bounds(self, span: Span) -> tuple[int, int]:
         """The entries a span of rounds covers: from the first round's opening to the last's record.
 
         An empty range comes back as ``(1, 0)``.
         """
-        low, high = 0, self._head_seq
+        low, high = 1, self._head_seq
         if span.first_round is not None:
             row = self.conn.execute(
-                "SELECT body FROM entries WHERE kind = 'round' AND round >= ? ORDER BY seq "
-                "LIMIT 1", [span.first_round]).fetchone()
+                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' AND round >= ? "
+                f"ORDER BY round LIMIT 1", [span.first_round]).fetchone()
             if row is None:
                 return 1, 0
-            opened = _loads(row[0]).get("opened_seq")
-            low = opened if isinstance(opened, int) else 0
+            opened = entry_of(row, self.layouts).data().get("opened_seq")
+            low = opened if isinstance(opened, int) else 1
         if span.last_round is not None:
             row = self.conn.execute(
-                "SELECT seq FROM entries WHERE kind = 'round' AND round <= ? ORDER BY seq DESC "
-                "LIMIT 1", [span.last_round]).fetchone()
+                "SELECT seq FROM entries WHERE kind = 'round' AND round <= ? "
+                "ORDER BY round DESC LIMIT 1", [span.last_round]).fetchone()
             if row is None:
                 return 1, 0
             high = int(row[0])
         return low, high
 
     def _first(self, kind: EntryKind) -> Any:
-        row = self.conn.execute("SELECT body FROM entries WHERE kind = ? ORDER BY seq LIMIT 1",
-                                [kind.value]).fetchone()
-        return None if row is None else _loads(row[0])
+        row = self.conn.execute(f"SELECT {ENTRY_SELECT} FROM entries "
+                                f"WHERE kind = '{kind.value}' ORDER BY seq LIMIT 1").fetchone()
+        return None if row is None else entry_of(row, self.layouts).data()
 
     def _last(self, kind: EntryKind, tag: str) -> Any:
         row = self.conn.execute(
-            "SELECT body FROM entries WHERE kind = ? AND tag = ? ORDER BY seq DESC LIMIT 1",
-            [kind.value, tag]).fetchone()
-        return None if row is None else _loads(row[0])
-
-    def _with_events(self, seq: int, record: dict[str, Any]) -> dict[str, Any]:
-        if "events" in record:  # a round migrated from a ledger that stored them twice
-            return {k: v for k, v in record.items() if k != "legacy_hash"}
-        rows = self.conn.execute(
-            "SELECT body FROM entries WHERE kind = 'command' AND round = ? AND seq >= ? "
-            "AND seq < ? ORDER BY seq", [record["round"], record["opened_seq"], seq]).fetchall()
-        return {**record, "events": round_events_of(json.loads(body) for (body,) in rows)}
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = '{kind.value}' AND tag = ? "
+            f"ORDER BY seq DESC LIMIT 1", [tag]).fetchone()
+        return None if row is None else entry_of(row, self.layouts).data()
 
 
 def round_events_of(commands: Any) -> list[dict[str, Any]]:
-    """A round's events from its command bodies: credits in and out are in the event log."""
-    return [e for body in commands for e in body["events"]
+    """A verbose round's events from its command bodies: credits in and out are in the log."""
+    return [e for body in commands for e in body.get("events", ())
             if e["type"] not in ("CreditsIn", "CreditsOut")]
 
 
-def _logged(row: Any) -> dict[str, Any]:
-    return {"id": row[0], "at": row[1], "kind": row[2], "actor": row[3],
-            "details": _loads(row[4])}
-
-
-def _loads(text: str) -> Any:
-    """A stored body; one that is not JSON (an edited row) reads as ``{"unreadable": …}``.
-
-    The chain check reports the row; readers go on without a traceback.
-    """
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        return {"unreadable": str(error)}
+def _logged(entry: Entry) -> dict[str, Any]:
+    return {"id": entry.seq, "at": entry.at, "kind": entry.tag, "actor": entry.actor,
+            "details": entry.data()}
 
 
 def describe(error: sqlite3.Error) -> str:
@@ -668,6 +743,8 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
              kind: LedgerKind, rng: str) -> bool:
     """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
     _check_identity(conn, path, fresh)
+    if fresh:
+        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before the first table: fixed after
     if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
         raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
     conn.execute("PRAGMA synchronous=FULL")
@@ -722,16 +799,16 @@ def _applied(conn: sqlite3.Connection) -> list[str]:
 def _schema(conn: sqlite3.Connection, applied: list[str]) -> str:
     """"current", "older" (to migrate) or "newer" (never touched).
 
-    A newer program's migrations follow ours; once the chain exists the file is
-    ours, and an edited migrations table is for verify to report, not a reason
-    to migrate again.
+    A newer program's migrations follow ours. Whether the file still needs
+    converting is read from the tables themselves (the compact chain has a
+    ``format`` column), not from the migrations table: an edited migrations
+    table is for verify to report, never a reason to migrate again.
     """
     known = list(MIGRATIONS)
     if applied[:len(known)] == known and any(name not in known for name in applied):
         return "newer"
-    chained = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                           "name = 'entries'").fetchone()
-    if chained:
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
+    if "format" in columns:
         return "current"
     return "newer" if any(name not in known for name in applied) else "older"
 
@@ -828,15 +905,52 @@ def _chained(db: Database) -> None:
     for verb in ("update", "delete"):
         db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
                    f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-    writer = _Writer(db.conn, context["key"])
-    writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
-                                      "kind": context["kind"].value, "rng": context["rng"],
-                                      "created_at": now()})
-    if not context["fresh"]:
+    if not context["fresh"]:  # a new ledger's genesis is its first compact entry (0004)
+        writer = _Writer(db.conn, context["key"])
+        writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
+                                          "kind": context["kind"].value, "rng": context["rng"],
+                                          "created_at": now()})
         convert(db.conn, writer)
     for table in ("journal", "snapshots", "hand_ledger", "event_log", "paytables", "settings",
                   "checkpoints"):
         db.execute(f"DROP TABLE {table}")
+
+
+_PARTIAL_INDEXES = {
+    "entries_checkpoints": "(seq) WHERE kind = 'checkpoint'",
+    "entries_rounds": "(round) WHERE kind = 'round'",
+    "entries_events": "(seq) WHERE kind = 'event'",
+    "entries_event_tags": "(tag) WHERE kind = 'event'",
+    "entries_settings": "(tag) WHERE kind = 'setting'",
+    "entries_paytables": "(tag) WHERE kind = 'paytable'",
+    "entries_schema": "(seq) WHERE kind = 'schema'",
+}
+"""What the readers look up, each index on its own kind: a command, most of the entries,
+is written into the table alone (the rowid is the chain's order), and a round into one index."""
+
+
+@migrations(name="0004_compact_ledger")
+def _compact(db: Database) -> None:
+    """The compact format (:mod:`etg.ledger.entry`): entries written from now on are compact,
+    the verbose ones stay as they were, sealed by the first compact entry (written by
+    :meth:`Ledger.open` with the layout, as the migration's own transaction ends).
+
+    The table is made again with the columns' new types (times as integers, bodies as
+    bytes) and the verbose rows copied into it unchanged: their text keeps its type
+    (an ISO time is not a number to SQLite), so their hashes still hold.
+    """
+    db.execute("CREATE TABLE entries_compact (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+               " round INTEGER NOT NULL, at INTEGER NOT NULL, actor TEXT, tag TEXT,"
+               " body BLOB NOT NULL, hash BLOB NOT NULL, format INTEGER)")
+    db.execute("INSERT INTO entries_compact (seq, kind, round, at, actor, tag, body, hash) "
+               "SELECT seq, kind, round, at, actor, tag, body, hash FROM entries ORDER BY seq")
+    db.execute("DROP TABLE entries")
+    db.execute("ALTER TABLE entries_compact RENAME TO entries")
+    for name, definition in _PARTIAL_INDEXES.items():
+        db.execute(f"CREATE INDEX {name} ON entries {definition}")
+    for verb in ("update", "delete"):
+        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
+                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
 
 
 class _Writer:
@@ -854,5 +968,6 @@ class _Writer:
         self.hash = link(self.key, self.hash,
                          entry_content(self.seq, kind.value, round_, at, actor, tag, text))
         self.conn.execute(
-            f"INSERT INTO entries ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [self.seq, kind.value, round_, at, actor, tag, text, self.hash])

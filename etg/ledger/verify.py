@@ -26,23 +26,25 @@ Verification **recomputes**; it does not only re-hash:
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
 from etg.config.loader import LoadedPaytable
 from etg.core.engine import apply
-from etg.core.events import ProgressiveAwarded, ProgressiveContributed, RoundComplete, WagerSettled
+from etg.core.events import Event
 from etg.core.state import LEVELS, Phase, TableState
-from etg.ledger import chain
-from etg.ledger.codec import load_command, load_event
+from etg.ledger import chain, chain_walk
+from etg.ledger.codec import load_command
+from etg.ledger.entry import COMPACT, ENTRY_SELECT, entry_of
 from etg.ledger.legacy import LEGACY_GENESIS, legacy_hash
 from etg.ledger.meters import log_meters, round_meters
+from etg.ledger.money import CONTRIBUTED, settled_net, summarize
 from etg.ledger.store import (
     Entry,
     EntryKind,
@@ -50,8 +52,6 @@ from etg.ledger.store import (
     LedgerError,
     Problem,
     describe,
-    entry_content,
-    round_events_of,
 )
 
 MAX_PROBLEMS = 12
@@ -63,7 +63,7 @@ Progress = Callable[[int, int], None]
 
 def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = False,
            state: TableState | None = None, progress: Progress | None = None,
-           file_check: bool = True) -> list[Problem]:
+           file_check: bool = True, events: bool | None = None) -> list[Problem]:
     """Every problem found; an empty list means the ledger is sound.
 
     ``state``: the table's state as rebuilt (start-up); without it the state is
@@ -71,6 +71,8 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     checkpoint instead of the newest. ``file_check=False`` leaves out
     ``PRAGMA quick_check``, the one check that reads the whole file: the kiosk
     runs it beside play instead (:func:`check_file`), so start-up stays flat.
+    ``events``: decode every round's events and make its summary again (by
+    default only from the newest checkpoint: ``--full`` adds up the summaries).
     """
     try:
         anchor = chain.read_anchor(ledger.path, ledger.key) if ledger.key else None
@@ -83,7 +85,7 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
             return problems  # a damaged file: the other checks would only repeat it
         if anchor_problem is not None:
             problems.append(anchor_problem)
-        checks = _Checks(ledger, full)
+        checks = _Checks(ledger, full, events=not full if events is None else events)
         checks.walk(progress)
         problems += _capped(checks.chain)
         if anchor_problem is None and ledger.key is not None:
@@ -135,22 +137,29 @@ def rebuild(ledger: Ledger) -> TableState | None:
         return None
     seq, _body, state = newest
     for row in ledger.journal_after(seq):
-        state = replay_one(state, row)
+        state, _ = replay_one(state, row)
     return state
 
 
-def replay_one(state: TableState, row: dict[str, Any]) -> TableState:
-    """``state`` after the journaled command ``row``; raises :class:`ReplayError`."""
+def replay_one(state: TableState, row: dict[str, Any]) -> tuple[TableState, list[Event]]:
+    """``state`` after the journaled command ``row``, and its events; raises :class:`ReplayError`.
+
+    A verbose entry recorded its events: the replay must give the same ones.
+    """
     from etg.core.refusal import Refused
+    from etg.ledger.codec import dump_event
 
     try:
         if "unreadable" in row:
             raise ValueError(row["unreadable"])
-        state, _ = apply(state, load_command(row["command"]))
+        state, events = apply(state, load_command(row["command"]))
     except (Refused, ValueError, KeyError, TypeError) as error:
         raise ReplayError(f"journal entry {row['seq']} ({row['command'].get('type')}) does not "
                           f"replay: {error}") from None
-    return state
+    if "events" in row and [dump_event(e) for e in events] != row["events"]:
+        raise ReplayError(f"journal entry {row['seq']} ({row['command'].get('type')}) replays "
+                          f"to other events than it recorded")
+    return state, events
 
 
 def active_tilts(ledger: Ledger) -> list[dict[str, Any]]:
@@ -239,53 +248,77 @@ def check_paytable(ledger: Ledger, paytable: LoadedPaytable | None) -> list[Prob
 class _Checks:
     """One pass over the chain and the money: from the newest checkpoint at start-up (the
     checkpoint's own link to the entry before it included, so start-up costs the same after
-    a year as after a day), from entry 1 with ``--full``."""
+    a year as after a day), from entry 1 with ``--full``.
 
-    def __init__(self, ledger: Ledger, full: bool) -> None:
+    Two walks over the same snapshot: the links of every entry
+    (:mod:`etg.ledger.chain_walk`, in worker processes beside this one for a long
+    ``--full``), and the money, which reads every entry but the commands and decodes
+    only what it adds up: checkpoints, the event log and each round's header (its
+    summary). ``events`` (start-up, and ``verify --events``) also decodes each round's
+    events and makes its summary again.
+    """
+
+    def __init__(self, ledger: Ledger, full: bool, events: bool) -> None:
         self.ledger = ledger
+        self.full = full
         self.chain: list[Problem] = []
         self.broken = False
-        self.recount = Recount(ledger)
+        self.recount = Recount(ledger, events=events)
         newest = ledger.conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'"
                                      ).fetchone()[0]
         self.start = 0 if full or newest is None else int(newest)
 
     def walk(self, progress: Progress | None) -> None:
-        key = self.ledger.key
+        ledger = self.ledger
+        key = ledger.key
+        total, _ = ledger.head
+        stretch = chain_walk.Stretch(max(self.start, 1), total, _verbose_until(ledger))
+        background = None
         if key is None:
             self.chain.append(Problem("chain", "the ledger key is not available here: the chain's "
                                                "signatures were not checked"))
-        total, _ = self.ledger.head
-        previous, expected = chain.GENESIS, 1
-        legacy = LEGACY_GENESIS
-        counting = self.start == 0
-        if self.start:  # start-up: the newest checkpoint's link to the entry before it, then on
-            expected = self.start
-            previous = self.ledger.entry_hash(self.start - 1) or chain.GENESIS
-        for entry in self.ledger.entries(after=expected - 1):
-            if entry.seq != expected:
-                self._fail(f"entries row {expected} is missing (the next is {entry.seq})")
-                expected = entry.seq
-            if key is not None:
-                content = entry_content(entry.seq, entry.kind, entry.round, entry.at, entry.actor,
-                                        entry.tag, entry.body)
-                if not hmac.compare_digest(chain.link(key, previous, content), entry.hash):
-                    self._fail(f"entries row {entry.seq} ({entry.kind} {entry.tag or ''}): its "
-                               f"content does not match its hash (edited, inserted or moved)")
-            if entry.kind == EntryKind.ROUND.value and counting:
-                legacy = self._legacy(entry, legacy)
-            if entry.seq == self.start:
-                counting = True
-            if counting:
-                try:
-                    self.recount.feed(entry)
-                except (ValueError, KeyError, TypeError, IndexError) as error:
-                    self._fail(f"entries row {entry.seq} ({entry.kind}) cannot be read: {error}")
-            previous, expected = entry.hash, entry.seq + 1
-            if progress is not None and entry.seq % 5000 == 0:
-                progress(entry.seq, total)
+        elif self.full:
+            background = chain_walk.start(ledger.path, key, stretch, chain_walk.workers())
+        halfway = key is not None and background is None
+        if key is not None and background is None:
+            tick = None if progress is None else (lambda seq: progress(seq // 2, total))
+            links, _ = chain_walk.check(ledger.conn, key, stretch, tick)
+            self._links(links)
+        self._money(stretch, progress, total, halfway)
+        if background is not None:
+            links, _ = chain_walk.collect(background)
+            self._links(links)
         if progress is not None:
             progress(total, total)
+
+    def _money(self, stretch: chain_walk.Stretch, progress: Progress | None, total: int,
+               halfway: bool) -> None:
+        legacy = LEGACY_GENESIS
+        counting = self.start == 0
+        layouts = self.ledger.layouts
+        cursor = self.ledger.conn.execute(
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
+            f"AND kind != 'command' ORDER BY seq", [stretch.low, stretch.high])
+        while rows := cursor.fetchmany(4000):
+            for row in rows:
+                entry = entry_of(row, layouts)
+                if entry.kind == "round" and counting and entry.format != COMPACT:
+                    legacy = self._legacy(entry, legacy)
+                if entry.seq == self.start:
+                    counting = True
+                if counting:
+                    try:
+                        self.recount.feed(entry)
+                    except (ValueError, KeyError, TypeError, IndexError, LookupError) as error:
+                        self._fail(f"entries row {entry.seq} ({entry.kind}) cannot be read: "
+                                   f"{error}")
+            if progress is not None:
+                seq = int(rows[-1][0])
+                progress((total + seq) // 2 if halfway else seq, total)
+
+    def _links(self, problems: list[str]) -> None:
+        for message in problems:
+            self._fail(message)
 
     def _legacy(self, entry: Entry, previous: str) -> str:
         body = entry.data()
@@ -307,26 +340,25 @@ class Recount:
     """The money recomputed entry by entry, from a checkpoint on."""
 
     ledger: Ledger
+    events: bool = False  # decode every round's events and make its summary again
     found: list[Problem] = field(default_factory=list)
     credits: list[int] | None = None  # per seat, as cash-in − cash-out + results say
     progressives: list[int | None] = field(default_factory=list)
     reserves: list[int] = field(default_factory=list)
     meters: dict[str, Counter[tuple[int, str]]] = field(default_factory=dict)
-    round_events: list[dict[str, Any]] = field(default_factory=list)
-    at_open: list[int] | None = None
-    sealed: bool = False
+    at_open: list[int] | None = None  # a round open at the checkpoint: its credits then
+    open_seq: int | None = None  # and its OpenBets entry
+    rounds_meters: dict[str, dict[str, list[list[int]]]] = field(default_factory=dict)
+    cash: list[tuple[int, int, int]] = field(default_factory=list)  # (entry, seat, amount) since
+    # the last round: a round's credits before it are the credits less those after its OpenBets
 
     def feed(self, entry: Entry) -> None:
+        """Count one entry (the walk feeds every entry but the commands)."""
         kind = entry.kind
         if kind == EntryKind.CHECKPOINT.value:
             self._checkpoint(entry)
         elif self.credits is None:
             return  # nothing to count from until the first checkpoint
-        elif kind == EntryKind.COMMAND.value:
-            body = entry.data()
-            if body["command"]["type"] == "OpenBets":
-                self.round_events, self.at_open = [], list(self.credits)
-            self.round_events.append(body)
         elif kind == EntryKind.EVENT.value:
             self._event(entry)
         elif kind == EntryKind.ROUND.value:
@@ -339,6 +371,7 @@ class Recount:
         self._compare_state(state, "now", "the table's state")
         problems = self.found
         actual = self.ledger.meters()
+        self._add_rounds()
         for paytable_id in sorted(set(self.meters) | set(actual)):
             want = +self.meters.get(paytable_id, Counter())
             have = actual.get(paytable_id, Counter())
@@ -353,6 +386,8 @@ class Recount:
 
     def _checkpoint(self, entry: Entry) -> None:
         body = entry.data()
+        if "unreadable" in body:
+            raise ValueError(body["unreadable"])
         state = _state_of(body)
         if self.credits is None or body["reason"] in ("paytable_switch", "migration"):
             if self.credits is not None and any(self.credits):
@@ -361,8 +396,7 @@ class Recount:
             # Mid-round, the money on the table and this round's contributions are counted
             # when the round ends: start from the credits and meters as they were before it.
             self.credits, meters = list(state.credits), state.meters
-            if state.phase not in (Phase.IDLE, Phase.COMPLETE, Phase.VOIDED) and \
-                    state.round.staked:
+            if _in_round(state):
                 self.credits = [c + s - r for c, s, r in zip(
                     self.credits, state.round.staked, state.round.returned, strict=True)]
                 meters = state.round.meters_before or meters
@@ -370,12 +404,11 @@ class Recount:
             self.reserves = [0 if m is None else m.reserve_cents for m in meters]
             self.meters = {pid: Counter({(seat, name): value for seat, name, value in rows})
                            for pid, rows in body["meters"].items()}
+            self.rounds_meters = {}
             opened = body.get("round_open")
             self.at_open = None if opened is None else list(opened["credits"])
-            self.round_events = [] if opened is None else [
-                e.data() for e in self.ledger.entries(after=int(opened["seq"]) - 1,
-                                                      until=entry.seq,
-                                                      kind=EntryKind.COMMAND)]
+            self.open_seq = None if opened is None else int(opened["seq"])
+            self.cash = []
             return
         where = f"entries row {entry.seq} (checkpoint)"
         if body["credits"] != list(state.credits) or body["progressives"] != [
@@ -384,6 +417,7 @@ class Recount:
         self._compare_state(state, where, where)
         recorded = {pid: Counter({(seat, name): value for seat, name, value in rows})
                     for pid, rows in body["meters"].items()}
+        self._add_rounds()
         if {p: +c for p, c in recorded.items()} != {p: +c for p, c in self.meters.items()
                                                     if +c}:
             self._found("meters", f"{where}: its meters differ from the ledger's sums")
@@ -394,41 +428,39 @@ class Recount:
         if kind in ("cash_in", "cash_out") and self.credits is not None:
             seat = int(details["seat"])
             amount = int(details["amount"])
-            self.credits[seat - 1] += amount if kind == "cash_in" else -amount
+            delta = amount if kind == "cash_in" else -amount
+            self.credits[seat - 1] += delta
+            self.cash.append((entry.seq, seat, delta))
             if self.credits[seat - 1] < 0:
                 self._found("credits", f"entries row {entry.seq}: seat {seat} cashed out more "
                                        f"than its credits")
         if kind == "ram_clear":
-            self.meters = {}
+            self.meters, self.rounds_meters = {}, {}
         logged = {"id": entry.seq, "at": entry.at, "kind": kind, "actor": entry.actor,
                   "details": details}
         owner = str(details.get("paytable_id", "cabinet"))
         self.meters.setdefault(owner, Counter()).update(log_meters(logged))
 
     def _round(self, entry: Entry) -> None:
-        body = entry.data()
-        record = body if "events" in body else {**body, "events":
-                                                round_events_of(self.round_events)}
         where = f"entries row {entry.seq} (round {entry.round})"
-        self.meters.setdefault(record["paytable"]["id"], Counter()).update(round_meters(record))
-        assert self.credits is not None
-        events = [load_event(e) for e in record["events"]]
+        record, summary = self._summary(entry, where)
         complete = record["outcome"] == "complete"
-        net = [0] * len(self.credits)
-        settled = [0] * len(self.credits)
-        for event in events:
-            if isinstance(event, WagerSettled):
-                settled[event.seat - 1] += event.paid - event.payment.stake
-            elif isinstance(event, RoundComplete):
-                net = list(event.net)
-        if complete and net != settled:
-            self._found("credits", f"{where}: its net {net} is not the sum of its settled "
-                                   f"wagers {settled}")
-        if "events" not in body and self.at_open is not None and \
-                record["credits_before"] != self.at_open:
+        rows = self.rounds_meters.setdefault(record["paytable"]["id"], {})
+        for name, row in summary["meters"].items():  # added up when compared (_add_rounds)
+            rows.setdefault(name, []).append(row)
+        assert self.credits is not None
+        net = summary["net"] if complete and summary["net"] is not None else [0] * len(
+            self.credits)
+        at_open = self.at_open if self.open_seq == record["opened_seq"] else None
+        if at_open is None:  # the credits when betting opened: less the cash since then
+            at_open = list(self.credits)
+            for seq, seat, delta in self.cash:
+                if seq > int(record["opened_seq"]):
+                    at_open[seat - 1] -= delta
+        if record["credits_before"] != at_open:
             self._found("credits", f"{where}: credits before {record['credits_before']}, the "
-                                   f"ledger adds up to {self.at_open}")
-        expected = [c + (n if complete else 0) for c, n in zip(self.credits, net, strict=True)]
+                                   f"ledger adds up to {at_open}")
+        expected = [c + n for c, n in zip(self.credits, net, strict=True)]
         if record["credits_after"] != expected:
             self._found("credits", f"{where}: credits after {record['credits_after']}, cash-in, "
                                    f"cash-out and results add up to {expected}")
@@ -436,67 +468,117 @@ class Recount:
             self._found("credits", f"{where}: negative credits {record['credits_after']}")
         self.credits = list(record["credits_after"])
         if complete:
-            self._progressive(events, where, self.progressives, self.reserves, report=True)
+            self._progressive(summary["progressive"], where, self.progressives, self.reserves,
+                              report=True)
         after = record.get("meters_after") or {}
-        for level, value in zip(LEVELS, self.progressives, strict=False):
-            if level.value in after and after[level.value] != value:
-                self._found("progressive", f"{where}: the {level.value} meter after it is "
-                                           f"{after[level.value]}, its contributions and awards "
+        for level, value in zip(_LEVEL_NAMES, self.progressives, strict=False):
+            if level in after and after[level] != value:
+                self._found("progressive", f"{where}: the {level} meter after it is "
+                                           f"{after[level]}, its contributions and awards "
                                            f"add up to {value}")
-        self.round_events, self.at_open = [], None
+        self.at_open, self.open_seq, self.cash = None, None, []
+
+    def _add_rounds(self) -> None:
+        """Add the meters of the rounds read since the last time to :attr:`meters`: column by
+        column, so a year of rounds costs a few sums a meter, not a dictionary a round."""
+        for paytable_id, names in self.rounds_meters.items():
+            counter = self.meters.setdefault(paytable_id, Counter())
+            for name, rows in names.items():
+                for seat, total in enumerate(map(sum, zip_longest(*rows, fillvalue=0))):
+                    if total:
+                        counter[(seat, name)] += total
+        self.rounds_meters = {}
+
+    def _summary(self, entry: Entry, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The round's record (its header, unless its events are needed) and its summary.
+
+        A verbose round has none stored: it is made from its events. With
+        :attr:`events`, a compact round's is made again and compared.
+        """
+        if entry.format == COMPACT and not self.events:
+            record = entry.round_header()
+            return record, record["summary"]
+        record = self.ledger.record_of(entry)
+        if "unreadable" in record:
+            raise ValueError(record["unreadable"])
+        made = summarize(record, round_meters(record))
+        if record["outcome"] == "complete" and made["net"] is not None:
+            settled = settled_net(record, len(made["net"]))
+            if settled != made["net"]:
+                self._found("credits", f"{where}: its net {made['net']} is not the sum of its "
+                                       f"settled wagers {settled}")
+        stored = record.get("summary")
+        if stored is not None and stored != made:
+            self._found("summary", f"{where}: its summary differs from its events")
+        return record, made
 
     # --- helpers ------------------------------------------------------------------------
 
-    def _progressive(self, events: Iterable[Any], where: str, meters: list[int | None],
-                     reserves: list[int], report: bool) -> None:
-        index = {level: i for i, level in enumerate(LEVELS)}
-        for event in events:
-            if isinstance(event, ProgressiveContributed):
-                i = index[event.level]
+    def _progressive(self, flows: Iterable[list[Any]], where: str,
+                     meters: list[int | None], reserves: list[int], report: bool) -> None:
+        """Follow each progressive meter through a round's flows (:data:`CONTRIBUTED`)."""
+        for flow in flows:
+            level = flow[1]
+            i = _LEVEL_NAMES.index(level)
+            if flow[0] == CONTRIBUTED:
+                _, _, to_meter, to_reserve, after = flow
                 value = meters[i]
                 if value is not None:
-                    meters[i] = value + event.to_meter
-                    reserves[i] += event.to_reserve
-                    if report and meters[i] != event.meter:
-                        self._found("progressive", f"{where}: the {event.level.value} meter is "
-                                                   f"{event.meter}, its contributions add up to "
-                                                   f"{meters[i]}")
-            elif isinstance(event, ProgressiveAwarded):
-                i = index[event.level]
-                if report and meters[i] != event.meter_before:
-                    self._found("progressive", f"{where}: the {event.level.value} meter paid "
-                                               f"{event.meter_before}, the ledger adds up to "
-                                               f"{meters[i]}")
-                meters[i] = (event.meter_before - event.amount + event.seeded
-                             + event.from_reserve)
-                reserves[i] -= event.from_reserve
-                if report and (meters[i] != event.meter_after or reserves[i] < 0):
-                    self._found("progressive", f"{where}: the {event.level.value} meter after "
-                                               f"the award is {event.meter_after}, the ledger "
-                                               f"adds up to {meters[i]}")
+                    meters[i] = value + to_meter
+                    reserves[i] += to_reserve
+                    if report and meters[i] != after:
+                        self._found("progressive", f"{where}: the {level} meter is {after}, its "
+                                                   f"contributions add up to {meters[i]}")
+                continue
+            _, _, before, amount, seeded, from_reserve, after = flow
+            if report and meters[i] != before:
+                self._found("progressive", f"{where}: the {level} meter paid {before}, the "
+                                           f"ledger adds up to {meters[i]}")
+            meters[i] = before - amount + seeded + from_reserve
+            reserves[i] -= from_reserve
+            if report and (meters[i] != after or reserves[i] < 0):
+                self._found("progressive", f"{where}: the {level} meter after the award is "
+                                           f"{after}, the ledger adds up to {meters[i]}")
 
     def _compare_state(self, state: TableState, where: str, what: str) -> None:
+        """The state against the running figures; mid-round, against the figures the round
+        started from (its stakes out of the credits, the meters before its contributions)."""
         assert self.credits is not None
         expected = list(self.credits)
-        progressives = list(self.progressives)
-        in_round = state.phase not in (Phase.IDLE, Phase.COMPLETE, Phase.VOIDED)
-        if in_round and state.round.staked:
+        cents = [None if m is None else m.cents for m in state.meters]
+        if _in_round(state):
             expected = [c - s + r for c, s, r in
                         zip(expected, state.round.staked, state.round.returned, strict=True)]
-            events = [load_event(e) for body in self.round_events for e in body["events"]]
-            self._progressive(events, where, progressives, list(self.reserves), report=False)
+            if state.round.meters_before:
+                cents = [None if m is None else m.cents for m in state.round.meters_before]
         if list(state.credits) != expected:
             self._found("credits", f"{where}: {what} holds credits {list(state.credits)}, "
                                    f"cash-in, cash-out and results add up to {expected}")
         if any(c < 0 for c in state.credits):
             self._found("credits", f"{where}: negative credits {list(state.credits)}")
-        cents = [None if m is None else m.cents for m in state.meters]
-        if cents != progressives:
+        if cents != self.progressives:
             self._found("progressive", f"{where}: {what} holds progressive meters {cents}, "
-                                       f"contributions and awards add up to {progressives}")
+                                       f"contributions and awards add up to {self.progressives}")
 
     def _found(self, check: str, message: str) -> None:
         self.found.append(Problem(check, message))
+
+
+_LEVEL_NAMES = tuple(level.value for level in LEVELS)
+
+
+def _verbose_until(ledger: Ledger) -> int:
+    """The last verbose entry: the one the seal names (0 for a ledger born compact)."""
+    for entry in ledger.entries(kind=EntryKind.SCHEMA):
+        body = entry.data()
+        if entry.tag == "seal" and isinstance(body, dict) and "sealed_chain" in body:
+            return int(body["sealed_chain"]["seq"])
+    return 0
+
+
+def _in_round(state: TableState) -> bool:
+    return state.phase not in (Phase.IDLE, Phase.COMPLETE, Phase.VOIDED) and \
+        bool(state.round.staked)
 
 
 def _state_of(body: dict[str, Any]) -> TableState:
