@@ -45,7 +45,9 @@ from etg.core.events import (
     PaytableSwitched,
     RoundComplete,
     RoundVoided,
+    SeatAbandoned,
     ShoeShuffled,
+    WagerVoided,
 )
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
@@ -513,6 +515,15 @@ class Table:
             elif isinstance(event, ShoeShuffled):
                 self.ledger.log("reshuffle", actor, {"shuffle_number": event.shuffle_number,
                                                      "reason": event.reason.value}, at)
+            elif isinstance(event, WagerVoided):  # MD Ch. 11 C
+                self.ledger.log("wager_void", actor,
+                                {"round": state.round.number, "seat": event.seat,
+                                 "spot": event.spot, "wager": event.target.value,
+                                 "amount": event.amount, "reason": event.reason}, at)
+            elif isinstance(event, SeatAbandoned):  # MD Ch. 7 B(3)-(4)
+                self.ledger.log("seat_abandoned", actor,
+                                {"round": state.round.number, "seat": event.seat,
+                                 "spots": list(event.spots), "rule": event.rule.value}, at)
             elif isinstance(event, RoundComplete | RoundVoided):
                 record = self._record(state, event, at)
                 self.ledger.append_round(record, round_meters(record))
@@ -596,7 +607,7 @@ def _actor_of(command: Command) -> str:
         return "player"
     if name in ("CashIn", "CashOut"):
         return "attendant"
-    if name == "Void":
+    if name in ("Void", "VoidWager", "MarkAbandoned"):
         return "supervisor"
     return "dealer"
 

@@ -22,6 +22,7 @@ from etg.core.paytable import (
     Limits,
     Meter,
     Odds,
+    PayoutLimit,
     Payouts,
     Paytable,
     ProgressiveLevel,
@@ -44,7 +45,7 @@ def maryland(spots: int = 5, decks: int = 6, **changes: object) -> Paytable:
         layout=Layout.COMMUNITY, shoe=Shoe(decks, 0.25, 0.40), spots=spots, seats=6,
         max_spots_per_seat=3, unit_cents=100,
         limits=Limits(Limit(500, 50_000), Limit(100, 10_000)),
-        payout_limit_per_hand_cents=10_000_000, payouts=MD_PAYOUTS,
+        payout_limit=PayoutLimit(10_000_000), payouts=MD_PAYOUTS,
         war_form=WarForm.INITIAL_PUSHED, default_decision=Decision.SURRENDER,
     )
     return replace(p, **changes)  # type: ignore[arg-type]

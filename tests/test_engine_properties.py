@@ -20,6 +20,7 @@ from etg.core.commands import (
     Deal,
     Decide,
     DoubleWagers,
+    MarkAbandoned,
     NextRound,
     OpenBets,
     PlaceBonusSpin,
@@ -30,6 +31,8 @@ from etg.core.commands import (
     ShuffleReason,
     Spin,
     Void,
+    VoidTarget,
+    VoidWager,
     WarDeal,
 )
 from etg.core.engine import TableState, apply, new_table
@@ -42,7 +45,14 @@ from etg.core.events import (
     RoundComplete,
     RoundVoided,
 )
-from etg.core.paytable import RATE_SCALE, Decision, Paytable
+from etg.core.paytable import (
+    RATE_SCALE,
+    AbandonedWager,
+    Decision,
+    PayoutLimit,
+    PayoutLimitScope,
+    Paytable,
+)
 from etg.core.refusal import Refused
 from etg.core.rng import SeededSource
 from etg.core.shoe import draw_shoe
@@ -58,8 +68,12 @@ from tests.tables import (
     total_money,
 )
 
-PAYTABLES = [maryland(3), maryland(7, decks=8), pennsylvania(), pennsylvania_2011(), south_dakota(),
-             maryland_bonus(), maryland_bonus(7, seats=9)]
+PAYTABLES = [maryland(3, abandoned_wager=AbandonedWager.FORFEIT), maryland(7, decks=8),
+             pennsylvania(), pennsylvania_2011(), south_dakota(), maryland_bonus(),
+             maryland_bonus(7, seats=9),
+             # a low limit per hand with the wheel and the Envy Bonus inside: caps happen
+             maryland_bonus(payout_limit=PayoutLimit(1_000, PayoutLimitScope.HAND, True, True),
+                            abandoned_wager=AbandonedWager.FORFEIT)]
 RIGGED = ["AH", "AD", "AS", "9H", "9D", "9S", "9C", "2C"]
 seats = st.integers(0, 10)
 spots = st.integers(0, 10)
@@ -78,6 +92,9 @@ def commands(p: Paytable) -> st.SearchStrategy[Command]:
         st.builds(DoubleWagers, seats),
         st.builds(CashIn, seats, st.sampled_from([0, 500, 5_000])), st.builds(CashOut, seats),
         st.builds(Void, st.sampled_from(["", "misdeal"])),
+        st.builds(VoidWager, seats, spots, st.sampled_from(VoidTarget),
+                  st.sampled_from(["", "no card dealt"])),
+        st.builds(MarkAbandoned, seats),
         st.builds(PlaceBonusSpin, seats, st.sampled_from([100, 200, 500])),
         st.builds(Spin, st.builds(WheelStops, st.integers(-1, 12), st.integers(0, 10),
                                   st.integers(-1, 12))),
@@ -108,8 +125,22 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
             return PlaceWager(seat, spot, kind, amount)
         return data.draw(st.sampled_from([CloseBets(), ClearWagers(seat), RepeatWagers(seat),
                                           DoubleWagers(seat)]))
+    if phase in ("bets_closed", "dealt", "decisions", "war_pending", "war_dealt",
+                 "bonus_spin") and data.draw(st.integers(0, 9)) == 0:
+        # MD Ch. 11 C: a supervisor voids one seat's wagers on a spot, or one side wager
+        r = state.round
+        on_layout = [(s, spot) for s in range(1, p.seats + 1)
+                     for spot, w in enumerate(r.wagers[s - 1], start=1) if w.on_table]
+        on_layout += [(s, 0) for s in range(1, p.seats + 1) if r.bonus_spin[s - 1]]
+        if on_layout:
+            seat, spot = data.draw(st.sampled_from(on_layout))
+            target = VoidTarget.BONUS_SPIN if spot == 0 else data.draw(st.sampled_from(
+                [VoidTarget.SPOT, VoidTarget.TIE, VoidTarget.PROGRESSIVE_PAYOUT]))
+            return VoidWager(seat, spot, target, "no card dealt")
     if phase == "decisions":
         pending = state.pending_decisions()
+        if pending and data.draw(st.integers(0, 9)) == 0:
+            return MarkAbandoned(data.draw(st.sampled_from(pending))[0])  # MD Ch. 7 B(3)-(4)
         if pending and data.draw(st.integers(0, 4)):
             seat, spot = data.draw(st.sampled_from(pending))
             decision = data.draw(st.sampled_from(Decision))

@@ -21,7 +21,7 @@ from etg.core.commands import (
 )
 from etg.core.engine import Phase, TableState
 from etg.core.events import CardDealt, RoundComplete, WagerSettled
-from etg.core.paytable import Decision, Paytable
+from etg.core.paytable import Decision, PayoutLimit, PayoutLimitScope, Paytable
 from etg.core.settle import Result, WagerKind
 from tests.tables import (
     maryland,
@@ -211,7 +211,7 @@ def test_default_war_without_credits_for_the_war_wager_surrenders() -> None:
 
 def test_payout_limit_per_hand_caps_winnings_and_records_the_excess() -> None:
     # MD Ch. 2 B(5)(b): winnings above the posted limit per hand are not paid.
-    p = maryland(payout_limit_per_hand_cents=3_000)
+    p = maryland(payout_limit=PayoutLimit(3_000))
     s = deal_spot_one(p, "9H", "9C")
     tie = next(r for r in s.round.results if r.payment.kind is WagerKind.TIE)
     assert tie.payment.win == 5_000
@@ -222,7 +222,7 @@ def test_payout_limit_per_hand_caps_winnings_and_records_the_excess() -> None:
 
 
 def test_payout_limit_counts_all_winnings_of_the_seat_in_the_round() -> None:
-    p = maryland(payout_limit_per_hand_cents=5_500)
+    p = maryland(payout_limit=PayoutLimit(5_500, PayoutLimitScope.SEAT_ROUND))
     s = deal_spot_one(p, "9H", "9C", WAR_CARDS["win"])  # Tie Wager wins 5,000 of the 5,500
     s, events = run(s, [Decide(1, 1, Decision.WAR), WarDeal(), Settle()])
     war = next(e for e in events if isinstance(e, WagerSettled) and e.payment.kind is WagerKind.WAR)

@@ -47,7 +47,13 @@ from etg.core.events import (
     WagerSettled,
     WheelStopped,
 )
-from etg.core.paytable import Decision, PayoutHand, ProgressiveLevel
+from etg.core.paytable import (
+    Decision,
+    PayoutHand,
+    PayoutLimit,
+    PayoutLimitScope,
+    ProgressiveLevel,
+)
 from etg.core.settle import Payment, Result, WagerKind
 from etg.core.wheel import WheelStops
 from etg.ledger.codec import dump_event
@@ -268,7 +274,8 @@ def test_engine_rounds_agree_with_what_the_engine_says_each_seat_won() -> None:
     # Real rounds through the engine: a Bonus Spin jackpot, a War round with a capped Tie
     # Wager, a surrender by default, and a void. For every seat, coin out less coin in is
     # the round's net; seat 0 is the sum of the seats; won, lost and tied partition the games.
-    p = maryland_bonus(payout_limit_per_hand_cents=20_000)
+    p = maryland_bonus(payout_limit=PayoutLimit(20_000, PayoutLimitScope.SEAT_ROUND, True,
+                                                True))
     s = table(p, ["7D", "2C", "3C", "4C", "5C", "6C", "AH",  # round 1: red Ace, spots lower
                   "9H", "9C", "3D", "4D", "5D", "9S",  # round 2: spots 1 and 2 tie the dealer
                   "2H", "3H", "4H", "KH", "8S",  # War: burn 3, spot 1 War card, dealer's

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from etg.bots import RoundDriver, busiest_bots
 from etg.cli import main
+from etg.config.loader import LoadedPaytable, load_paytable
 from etg.core.engine import apply
 from etg.core.rng import SeededSource
 from etg.core.state import Phase, TableState
@@ -74,13 +75,31 @@ def test_the_schema_2_fixture_migrates_and_keeps_every_meter_round_and_state(
     assert verify(ledger, full=True) == [] and verify(ledger) == []
     ledger.close()
 
-    table = open_table(db)
+    table = open_table(db, _approved_paytable(db, tmp_path))
     assert table.tilt is None and table.state == state
     play(table, 3)
     table.close()
     result = CliRunner().invoke(main, ["ledger", "verify", "--full", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert result.output.strip().endswith("11 rounds, clean")
+
+
+def _approved_paytable(db: Path, folder: Path) -> LoadedPaytable:
+    """The paytable file this ledger approved, as the cabinet's site copy still holds it.
+
+    A new program never overwrites a site's paytables (see ``seed_site_config``), so a
+    shipped file edited since the fixture was written is not what this cabinet plays.
+    """
+    ledger = Ledger.open_readonly(db)
+    try:
+        sha256 = ledger.setting("paytable_sha256")
+        recorded = ledger.paytable_source(sha256) if sha256 else None
+    finally:
+        ledger.close()
+    assert recorded is not None
+    path = folder / f"{recorded['id']}.yaml"
+    path.write_text(recorded["source"], encoding="utf-8")
+    return load_paytable(path)
 
 
 def test_an_edited_round_of_the_old_chain_is_still_found(tmp_path: Path) -> None:

@@ -33,7 +33,14 @@ from etg.core.events import (
     ProgressiveAwarded,
     RoundVoided,
 )
-from etg.core.paytable import Decision, PayoutHand, Paytable, ProgressiveLevel
+from etg.core.paytable import (
+    Decision,
+    PayoutHand,
+    PayoutLimit,
+    PayoutLimitScope,
+    Paytable,
+    ProgressiveLevel,
+)
 from etg.core.settle import Result, WagerKind
 from etg.core.state import LEVELS
 from etg.core.wheel import WheelStops
@@ -123,7 +130,8 @@ def test_recall_shows_awards_envy_bonuses_and_capped_winnings() -> None:
     # Seat 1 goes to War on a suited 9H tie and the War deal is 9H-9H: a Suited
     # Four-of-a-Kind. With a $1,000 payout limit per hand its 1000:1 pay is capped, the
     # meter award is not, and seat 2's $5,000 Envy Bonus is capped too.
-    p = maryland_bonus(spots=3, payout_limit_per_hand_cents=100_000)
+    p = maryland_bonus(spots=3, payout_limit=PayoutLimit(100_000, PayoutLimitScope.SEAT_ROUND,
+                                                         True, True))
     lines = render_round(played(
         p, ["7D", "9H", "2C", "3C", "9H", "2H", "3H", "4H", "9H", "9H"],
         [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),

@@ -22,7 +22,7 @@ from etg.core.commands import (
 from etg.core.engine import Phase, TableState, apply
 from etg.core.events import EnvyBonus, PayoutHandMade, ProgressiveAwarded, WagerSettled
 from etg.core.hands import payout_hand
-from etg.core.paytable import Decision, PayoutHand, ProgressiveLevel
+from etg.core.paytable import Decision, PayoutHand, PayoutLimit, ProgressiveLevel
 from etg.core.progressive import MeterState
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import Result, WagerKind
@@ -159,7 +159,7 @@ def test_a_surrendered_tie_counts_only_the_original_cards() -> None:
 def test_a_progressive_award_is_outside_the_payout_limit_per_hand() -> None:
     # SPEC §2: progressive awards are outside the cap unless the paytable says otherwise
     codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9H", *BURN3, "9H", "9H"]
-    s = table(maryland_bonus(payout_limit_per_hand_cents=100_000), codes, CREDITS)
+    s = table(maryland_bonus(payout_limit=PayoutLimit(100_000)), codes, CREDITS)
     s, events = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
                         PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), CloseBets(), Deal(),
                         Settle(), Decide(1, 1, Decision.WAR), WarDeal(), Settle()])

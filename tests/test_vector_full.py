@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from etg.cli import main
 from etg.core.cards import Card
 from etg.core.hands import payout_hand
-from etg.core.paytable import Decision, Layout, Meter, Paytable, ProgressiveLevel
+from etg.core.paytable import Decision, Layout, Meter, PayoutLimit, Paytable, ProgressiveLevel
 from etg.core.progressive import MeterState, award, contribute, initial_state
 from etg.math.bonus import bonus_spin_figures, mix_long_run, rtp_long_run_of_mix
 from etg.math.engine_sim import agrees
@@ -73,7 +73,7 @@ def test_bad_draws_are_refused() -> None:
     with pytest.raises(ValueError):
         simulate_full(tables.maryland(5), 10, seed=1, chunk=0)
     # the payout limit per hand is not modelled: a table that could reach it is refused
-    low_limit = tables.maryland_bonus(5, payout_limit_per_hand_cents=100_000)
+    low_limit = tables.maryland_bonus(5, payout_limit=PayoutLimit(100_000))
     with pytest.raises(ValueError, match="payout limit"):
         simulate_full(low_limit, 10, seed=1)
 

@@ -3,17 +3,21 @@
 It accumulates in local lists and builds the new state once, however many
 wagers a deal settles, so the engine stays a pure function at the speed a
 simulator needs. Winnings above the payout limit per hand (MD Ch. 2 B(5)(b))
-stay with the house and are recorded as ``capped``; meter awards are outside
-the limit unless the paytable says otherwise (SPEC §2).
+stay with the house and are recorded as ``capped``. Which winnings count, and
+over what, is the paytable's :class:`~etg.core.paytable.PayoutLimit`: the
+fixed-odds wagers of one hand (one seat's wagers on one spot), or of a seat's
+whole round; the Bonus Spin, the Envy Bonus and meter awards only where the
+paytable puts them inside (SPEC §2).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from etg.core.events import Event, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
-from etg.core.paytable import ProgressiveLevel
+from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
 from etg.core.state import LEVELS, SpotWagers, TableState
@@ -22,6 +26,21 @@ from etg.core.state import LEVELS, SpotWagers, TableState
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
                                               WagerKind.WAR_TIE, WagerKind.PROGRESSIVE_PAYOUT)}
 _BONUS_SPIN = WagerKind.BONUS_SPIN
+_HAND = PayoutLimitScope.HAND
+_FIXED_ODDS = frozenset(_SPOT_FIELDS)  # a hand's own wagers: always inside the limit
+
+
+@lru_cache(maxsize=64)
+def limited_kinds(limit: PayoutLimit, progressive_inside: bool) -> frozenset[WagerKind]:
+    """The kinds of payment whose winnings count against ``limit``."""
+    kinds = set(_FIXED_ODDS)
+    if limit.bonus_spin_inside:
+        kinds.add(WagerKind.BONUS_SPIN)
+    if limit.envy_bonus_inside:
+        kinds.add(WagerKind.ENVY_BONUS)
+    if progressive_inside:
+        kinds.add(WagerKind.PROGRESSIVE)
+    return frozenset(kinds)
 
 
 class Cashier:
@@ -29,7 +48,12 @@ class Cashier:
         r = s.round
         self.s = s
         self.events = events
-        self.limit = s.paytable.payout_limit_per_hand_cents
+        p = s.paytable
+        rules = p.payout_limit_rules
+        self.limit = rules.amount_cents
+        self.limited = limited_kinds(rules, p.progressive_in_payout_limit)
+        self.per_hand = rules.scope is _HAND
+        self._hands: dict[tuple[int, int], int] | None = None  # per (seat, spot), when needed
         self.credits = list(s.credits)
         self.house = s.house
         self.staked = list(r.staked)
@@ -53,8 +77,8 @@ class Cashier:
         self.staked[seat - 1] += amount
         self.set_wager(seat, spot, wagers)
 
-    def pay(self, seat: int, spot: int, payments: list[Payment], exempt: bool = False) -> None:
-        """Settle ``payments`` of one seat; ``exempt`` winnings ignore the payout limit."""
+    def pay(self, seat: int, spot: int, payments: list[Payment]) -> None:
+        """Settle ``payments`` of one seat on ``spot`` (0: the seat's own), within the limit."""
         if not payments:
             return
         i = seat - 1
@@ -63,11 +87,14 @@ class Cashier:
         cleared: tuple[str, ...] = ()
         for payment in payments:
             win = payment.win
-            if not exempt:
-                room = self.limit - won
+            if win and payment.kind in self.limited:
+                so_far = self._hand(seat, spot) if self.per_hand else won
+                room = self.limit - so_far
                 if win > room:
                     win = room if room > 0 else 0
                 won += win
+                if self.per_hand:
+                    self._add_to_hand(seat, spot, win)
             paid = payment.returned + win
             credits += paid
             returned += paid
@@ -94,8 +121,41 @@ class Cashier:
         self.meters[index] = after
         self.events.append(ProgressiveAwarded(level, seat, spot, done.amount, state.cents,
                                               after.cents, done.seeded, done.from_reserve))
-        self.pay(seat, spot, [Payment(WagerKind.PROGRESSIVE, Result.WON, 0, 0, done.amount)],
-                 exempt=not self.s.paytable.progressive_in_payout_limit)
+        self.pay(seat, spot, [Payment(WagerKind.PROGRESSIVE, Result.WON, 0, 0, done.amount)])
+
+    def give_back(self, seat: int, spot: int, payments: list[Payment]) -> int:
+        """Return the whole stake of each of ``payments`` to the seat, unsettled (a void).
+
+        No WagerSettled: a voided wager was never decided, so it is neither coin in
+        nor coin out (MD Ch. 11 C). Returns the cents credited.
+        """
+        i = seat - 1
+        amount = sum(payment.stake for payment in payments)
+        self.credits[i] += amount
+        self.returned[i] += amount
+        fields = [_SPOT_FIELDS[p.kind] for p in payments if p.kind in _SPOT_FIELDS]
+        if any(p.kind is _BONUS_SPIN for p in payments):
+            self.bonus[i] = 0
+        if fields:
+            self.set_wager(seat, spot, evolve(self.wager(seat, spot), **dict.fromkeys(fields, 0)))
+        return amount
+
+    def _hand(self, seat: int, spot: int) -> int:
+        """Winnings already counted against the limit on this hand (this round)."""
+        hands = self._hands
+        if hands is None:
+            # Earlier commands' settlements are the round's results: one pass, then kept.
+            hands = self._hands = {}
+            limited = self.limited
+            for e in self.s.round.results:
+                if e.payment.kind in limited:
+                    key = (e.seat, e.spot)
+                    hands[key] = hands.get(key, 0) + e.paid - e.payment.returned
+        return hands.get((seat, spot), 0)
+
+    def _add_to_hand(self, seat: int, spot: int, win: int) -> None:
+        assert self._hands is not None
+        self._hands[seat, spot] = self._hands.get((seat, spot), 0) + win
 
     def state(self, **changes: Any) -> TableState:
         """The table with everything settled so far, and ``changes``."""

@@ -33,6 +33,21 @@ class BetKind(Enum):
     BONUS_SPIN = "bonus_spin"  # MD Ch. 7 F(4): $1 or $5, per seat (spot 0)
 
 
+class VoidTarget(Enum):
+    """What a supervisor's single-wager void returns (MD Ch. 11 C).
+
+    ``spot``: everything the seat still has on the spot (the Initial Wager with its
+    Tie, and War and Progressive Payout Wagers); the others one side wager each.
+    """
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    SPOT = "spot"
+    TIE = "tie"  # the spot's Tie Wager: the original deal's, or the War deal's
+    PROGRESSIVE_PAYOUT = "progressive_payout"
+    BONUS_SPIN = "bonus_spin"  # the seat's, on spot 0
+
+
 class Actor(Enum):
     """Who sent a command; recorded with it so the ledger says who acted."""
 
@@ -145,6 +160,31 @@ class Void:
 
 
 @dataclass(frozen=True, slots=True)
+class VoidWager:
+    """A supervisor voids one seat's wagers on a spot, or one side wager, before settlement.
+
+    MD Ch. 11 C: a wager that got no card in the original deal "shall be void and
+    returned to the player". The stake goes back to the seat's credits; the round
+    goes on for everything else. ``spot`` is 0 for the seat's Bonus Spin wager.
+    """
+
+    seat: int
+    spot: int
+    target: VoidTarget
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarkAbandoned:
+    """A supervisor marks a seat abandoned: its player left during the round (MD Ch. 7 B(3)-(4)).
+
+    Its tie hands awaiting War or Surrender take the paytable's ``abandoned_wager``.
+    """
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class NextRound:
     pass
 
@@ -178,5 +218,5 @@ class CashOut:
 Command = (
     Shuffle | OpenBets | PlaceWager | PlaceBonusSpin | ClearWagers | RepeatWagers | DoubleWagers
     | CloseBets | Deal | Settle | Decide | CloseDecisions | WarDeal | Spin | Void | NextRound
-    | CashIn | CashOut | SwitchPaytable
+    | CashIn | CashOut | SwitchPaytable | VoidWager | MarkAbandoned
 )

@@ -35,6 +35,7 @@ from etg.core.commands import (
     Deal,
     Decide,
     DoubleWagers,
+    MarkAbandoned,
     NextRound,
     OpenBets,
     PlaceBonusSpin,
@@ -45,6 +46,7 @@ from etg.core.commands import (
     Spin,
     SwitchPaytable,
     Void,
+    VoidWager,
     WarDeal,
 )
 from etg.core.events import (
@@ -63,6 +65,7 @@ from etg.core.events import (
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
+    SeatAbandoned,
     ShoeShuffled,
     TableCleared,
     Target,
@@ -72,6 +75,7 @@ from etg.core.events import (
 from etg.core.evolve import evolve
 from etg.core.money import format_cents as _money
 from etg.core.paytable import (
+    AbandonedWager,
     Decision,
     Layout,
     Limit,
@@ -83,6 +87,9 @@ from etg.core.progressive import MeterState, contribute
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import (
     Outcome,
+    Payment,
+    Result,
+    WagerKind,
     compare,
     settle_going_to_war,
     settle_original,
@@ -113,6 +120,7 @@ from etg.core.state import (
     new_table,
     settlement_order,
 )
+from etg.core.voids import void_wagers, voided_wagers
 from etg.core.wheel import stops_problem
 
 __all__ = ["Phase", "Round", "SpotWagers", "TableState", "apply", "new_table"]
@@ -657,14 +665,67 @@ def _void(s: TableState, c: Void) -> tuple[TableState, list[Event]]:
             [RoundVoided(r.number, c.reason, refunds)])
 
 
+def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, list[Event]]:
+    """One seat's wagers on a spot, or one side wager, returned before settlement (MD Ch. 11 C).
+
+    The round goes on for the rest; a step the void leaves with nothing to do is
+    passed: the last pending decision voided ends the decisions, the last War
+    Wager the War, the last Bonus Spin wager the spin (the wheel spins only for
+    a seat that holds the wager, SPEC §3).
+    """
+    wagers = voided_wagers(s, c)
+    events: list[Event] = []
+    cashier = Cashier(s, events)
+    void_wagers(cashier, c, wagers)
+    phase = s.phase
+    if phase is Phase.DECISIONS:
+        return _after_decision(cashier)
+    if phase is Phase.WAR_PENDING and not any(
+            w.decision is _WAR for row in cashier.wagers for w in row):
+        return _finish(cashier)
+    if phase is Phase.BONUS_SPIN and not any(cashier.bonus):
+        return _complete(cashier.state(), events)
+    return cashier.state(), events
+
+
+def _mark_abandoned(s: TableState, c: MarkAbandoned) -> tuple[TableState, list[Event]]:
+    """The seat's player left (MD Ch. 7 B(3)-(4)): its pending decisions take the paytable's
+    ``abandoned_wager`` at once, the seat's other wagers ride and settle as usual."""
+    _need_phase(s, Phase.DECISIONS, "a seat is marked abandoned while its tie hands await War "
+                                    "or Surrender (MD Ch. 7 B(3)-(4))")
+    _need_seat(s, c.seat)
+    spots = tuple(spot for seat, spot in s.pending_decisions() if seat == c.seat)
+    if not spots:
+        raise Refused(Reason.NO_DECISION_PENDING,
+                      f"seat {c.seat} has no tie hand awaiting War or Surrender "
+                      f"(MD Ch. 7 B(3)-(4))")
+    rule = s.paytable.abandoned_wager
+    events: list[Event] = [SeatAbandoned(c.seat, rule, spots)]
+    cashier = Cashier(s, events)
+    for spot in spots:
+        initial = cashier.wager(c.seat, spot).initial
+        if rule is AbandonedWager.FORFEIT:
+            # MD Ch. 7 B(4): "may be considered abandoned and may be treated as a losing wager"
+            cashier.pay(c.seat, spot, [Payment(WagerKind.INITIAL, Result.ABANDONED, initial)])
+        else:
+            # As when the decision countdown runs out (SPEC §2 step 5)
+            can_cover = cashier.credits[c.seat - 1] >= initial
+            decision = s.paytable.default_decision if can_cover else Decision.SURRENDER
+            _make_decision(cashier, c.seat, spot, decision, 0, True)
+    return _after_decision(cashier)
+
+
 # --- helpers --------------------------------------------------------------------------------
 
 def _spots_in_play(s: TableState) -> list[int]:
-    """Community: every spot gets a card; per seat: each player with an Initial Wager."""
+    """Community: every spot gets a card; per seat: each player with an Initial Wager.
+
+    The Initial Wagers still on the layout: one a supervisor voided gets no card.
+    """
     spots = range(1, s.paytable.spot_count + 1)
     if s.paytable.layout is Layout.COMMUNITY:
         return list(spots)
-    return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.placed)]
+    return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.wagers)]
 
 
 def _set_row(grid: Grid, seat: int, row: tuple[SpotWagers, ...]) -> Grid:
@@ -784,5 +845,5 @@ _HANDLERS: dict[type, _Handler] = {
     RepeatWagers: _repeat, DoubleWagers: _double, CloseBets: _close_bets, Deal: _deal,
     Settle: _settle, Decide: _decide, CloseDecisions: _close_decisions, WarDeal: _war_deal,
     Void: _void, NextRound: _next_round, CashIn: _cash_in, CashOut: _cash_out,
-    SwitchPaytable: _switch_paytable,
+    SwitchPaytable: _switch_paytable, VoidWager: _void_wager, MarkAbandoned: _mark_abandoned,
 }

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from etg.core.cards import Card
-from etg.core.commands import BetKind, ShuffleReason
-from etg.core.paytable import Decision, PayoutHand, ProgressiveLevel
+from etg.core.commands import BetKind, ShuffleReason, VoidTarget
+from etg.core.paytable import AbandonedWager, Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment
 from etg.core.wheel import WheelStops
 
@@ -179,6 +179,33 @@ class RoundVoided:
 
 
 @dataclass(frozen=True, slots=True)
+class WagerVoided:
+    """A single-wager void (MD Ch. 11 C): what was voided, returned to the seat, and why.
+
+    Each voided wager is a Payment with Result.VOIDED and its whole stake returned.
+    It is not a settlement: coin in and coin out do not count it; the void meter does.
+    """
+
+    seat: int
+    spot: int  # 0 for the seat's Bonus Spin wager
+    target: VoidTarget
+    wagers: tuple[Payment, ...]
+    amount: int  # credited back: the sum of the stakes
+    credits: int  # the seat's credits after it
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAbandoned:
+    """A supervisor marked the seat abandoned (MD Ch. 7 B(3)-(4)); ``spots``: its tie hands
+    that were awaiting War or Surrender, settled next by the paytable's ``rule``."""
+
+    seat: int
+    rule: AbandonedWager
+    spots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TableCleared:
     round_number: int  # the round that comes next
 
@@ -208,4 +235,5 @@ Event = (
     | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | ProgressiveContributed
     | PayoutHandMade | EnvyBonus | ProgressiveAwarded | BonusSpinTriggered | WheelStopped
     | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut | PaytableSwitched
+    | WagerVoided | SeatAbandoned
 )

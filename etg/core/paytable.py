@@ -87,6 +87,56 @@ class Decision(Enum):
     SURRENDER = "surrender"
 
 
+class AbandonedWager(Enum):
+    """What becomes of a tie hand's pending decision when a supervisor marks its seat abandoned.
+
+    MD Ch. 7 B(3)-(4): a player who has received cards stays seated until the round is
+    complete; "If a player leaves the table during a round of play, any wagers made by the
+    player may be considered abandoned and may be treated as a losing wager."
+
+    - ``forfeit``: the Initial Wager awaiting War or Surrender is collected as a losing
+      wager (MD Ch. 7 B(4)).
+    - ``default_decision``: the paytable's ``default_decision`` applies, exactly as when
+      the decision countdown runs out (Surrender if the seat cannot cover a War Wager).
+    """
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    FORFEIT = "forfeit"
+    DEFAULT_DECISION = "default_decision"
+
+
+class PayoutLimitScope(Enum):
+    """What one payout limit caps (MD Ch. 2 B(5)(b): "the payout limit per hand")."""
+
+    __hash__ = object.__hash__  # members are singletons: hash by identity, in C
+
+    HAND = "hand"  # one seat's wagers on one spot: a hand, as the regulation says
+    SEAT_ROUND = "seat_round"  # everything one seat wins in a round
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutLimit:
+    """The payout limit per hand the operator posts (MD Ch. 2 B(5)(b), B(6)).
+
+    It caps the winnings of the fixed-odds wagers (Initial, Tie, War, the War
+    deal's Tie, the Progressive Payout Wager's odds) of one hand, or of one
+    seat's round with ``scope: seat_round``; the excess stays with the house and
+    is recorded. The Bonus Spin and the Envy Bonus are not hands (a wheel, and a
+    bonus for another seat's hand), so they are paid outside the limit unless
+    ``bonus_spin_inside`` / ``envy_bonus_inside`` say otherwise; inside it with
+    ``scope: hand`` they count as the seat's own hand apart from its spots (the
+    Bonus Spin's wins together with the Envy Bonuses, spot 0). Progressive meter
+    awards follow the paytable's ``progressive_in_payout_limit``.
+    """
+
+    amount_cents: int
+    scope: PayoutLimitScope = PayoutLimitScope.HAND
+    bonus_spin_inside: bool = False
+    envy_bonus_inside: bool = False
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
 @dataclass(frozen=True, slots=True)
 class Odds:
     """Payout odds ``pays`` to ``to`` (e.g. Tie Wager 10 to 1)."""
@@ -342,7 +392,6 @@ class Paytable:
     max_spots_per_seat: int
     unit_cents: int
     limits: Limits
-    payout_limit_per_hand_cents: int
     payouts: Payouts
     war_form: WarForm
     default_decision: Decision = Decision.SURRENDER
@@ -354,7 +403,28 @@ class Paytable:
     progressive_in_payout_limit: bool = False
     war_burn: WarBurn = WarBurn()
     settle_from: SettleFrom = SettleFrom.DEALER_RIGHT
+    payout_limit: PayoutLimit | None = None  # MD Ch. 2 B(5)(b); see payout_limit_rules
+    # The payout limit as paytables wrote it before it had a scope. Rounds recorded under
+    # such a paytable (the ledger's checkpoints, tests/data/replay) must replay bit for bit,
+    # so it keeps the meaning it was recorded with: one seat's round, the Bonus Spin and
+    # the Envy Bonus inside. New paytables write ``payout_limit`` (scope ``hand``).
+    payout_limit_per_hand_cents: int | None = None
+    abandoned_wager: AbandonedWager = AbandonedWager.DEFAULT_DECISION  # MD Ch. 7 B(3)-(4)
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    @property
+    def payout_limit_rules(self) -> PayoutLimit:
+        """The payout limit in force: ``payout_limit``, or the older form with its old meaning.
+
+        A paytable with neither is refused by :func:`rule_violations`; read anyway, it
+        has no limit to speak of (the largest amount a round could pay is far below it).
+        """
+        if self.payout_limit is not None:
+            return self.payout_limit
+        if self.payout_limit_per_hand_cents is not None:
+            return PayoutLimit(self.payout_limit_per_hand_cents, PayoutLimitScope.SEAT_ROUND,
+                               bonus_spin_inside=True, envy_bonus_inside=True)
+        return _NO_LIMIT
 
     def meter(self, level: ProgressiveLevel) -> Meter | None:
         """The rules of one progressive meter, or None if the paytable has no such meter."""
@@ -420,6 +490,10 @@ _MIN_ODDS: dict[Jurisdiction, tuple[Odds, Odds, Odds, Odds]] = {
     # war win 1 to 2, war tie 1 to 1
     Jurisdiction.SOUTH_DAKOTA: (Odds(1), Odds(10), Odds(1, 2), Odds(1, 1)),
 }
+_NO_LIMIT = PayoutLimit(2**62)  # only a paytable that skipped validation has no limit
+# Only Maryland's rules let an abandoned wager be treated as a losing one (MD Ch. 7 B(4));
+# 58 Pa. Code Ch. 651a, the PA 2011 proposal and S.D. 20:18:16:15.17 have no such rule.
+_FORFEIT_ALLOWED = frozenset({Jurisdiction.MARYLAND})
 _COMMUNITY_SPOTS = (3, 5, 7)  # MD Ch. 9 L(2)
 _MAX_TIMER_S = 600
 
@@ -469,12 +543,7 @@ def rule_violations(p: Paytable) -> list[Violation]:
     for name in ("initial", "tie"):
         limit: Limit = getattr(p.limits, name)
         _check_limit(p, ("limits", name), limit, bad, unit_ok)
-    if p.payout_limit_per_hand_cents <= 0:
-        bad(("payout_limit_per_hand_cents",), "must be positive (MD Ch. 2 B(5)(b))")
-    elif unit_ok and p.payout_limit_per_hand_cents % p.unit_cents:
-        bad(("payout_limit_per_hand_cents",), f"must be a multiple of unit_cents "
-                                              f"({p.unit_cents}), not "
-                                              f"{p.payout_limit_per_hand_cents}")
+    _check_payout_limit(p, bad, unit_ok)
     if p.war_form is not _WAR_FORM[j]:
         bad(("war_form",), f"{j.value} uses war_form {_WAR_FORM[j].value}, not {p.war_form.value}")
     burns, settle_from = _WAR_DEAL[j]
@@ -487,6 +556,10 @@ def rule_violations(p: Paytable) -> list[Violation]:
         side = "left" if settle_from is SettleFrom.DEALER_LEFT else "right"
         bad(("settle_from",), f"{j.value} settles from the dealer's {side} "
                               f"({settle_from.value}), not {p.settle_from.value}")
+    if p.abandoned_wager is AbandonedWager.FORFEIT and j not in _FORFEIT_ALLOWED:
+        bad(("abandoned_wager",), f"{j.value} has no rule that lets an abandoned wager be "
+                                  f"treated as a losing one (that is MD Ch. 7 B(4)): use "
+                                  f"default_decision")
     for name, floor in zip(("initial", "tie", "war", "war_tie"), _MIN_ODDS[j], strict=True):
         odds: Odds = getattr(p.payouts, name)
         if odds.pays <= 0 or odds.to <= 0:
@@ -525,6 +598,25 @@ def _check_limit(
     elif unit_ok and limit.max_cents % p.unit_cents:
         bad((*path, "max_cents"), f"must be a multiple of unit_cents ({p.unit_cents}), "
                                   f"not {limit.max_cents}")
+
+
+def _check_payout_limit(p: Paytable, bad: Any, unit_ok: bool) -> None:
+    """One payout limit per hand, posted (MD Ch. 2 B(5)(b)): positive, in whole units."""
+    if p.payout_limit is not None and p.payout_limit_per_hand_cents is not None:
+        bad(("payout_limit_per_hand_cents",), "is the older form of payout_limit: give "
+                                              "payout_limit only")
+        return
+    if p.payout_limit is None and p.payout_limit_per_hand_cents is None:
+        bad(("payout_limit",), "missing: the payout limit per hand the table posts "
+                               "(MD Ch. 2 B(5)(b)), e.g. {amount_cents: 10000000, scope: hand}")
+        return
+    path: tuple[str, ...] = (("payout_limit", "amount_cents") if p.payout_limit is not None
+                             else ("payout_limit_per_hand_cents",))
+    amount = p.payout_limit_rules.amount_cents
+    if amount <= 0:
+        bad(path, f"must be positive (MD Ch. 2 B(5)(b)), not {amount}")
+    elif unit_ok and amount % p.unit_cents:
+        bad(path, f"must be a multiple of unit_cents ({p.unit_cents}), not {amount}")
 
 
 def _or(values: tuple[int, ...]) -> str:

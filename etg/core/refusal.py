@@ -34,6 +34,10 @@ class Reason(Enum):
     WRONG_AMOUNT = "wrong_amount"
     INVALID_PAYTABLE = "invalid_paytable"
     INITIAL_REQUIRED = "initial_required"  # MD Ch. 7 F(3)(a), F(4)
+    REASON_REQUIRED = "reason_required"  # MD Ch. 11: a void is recorded with its reason
+    NOTHING_TO_VOID = "nothing_to_void"  # MD Ch. 11 C
+    ALREADY_SETTLED = "already_settled"  # MD Ch. 11 C: a wager is voided before it is settled
+    NO_DECISION_PENDING = "no_decision_pending"  # MD Ch. 7 B(3)-(4)
 
 
 class Refused(ValueError):

@@ -58,6 +58,7 @@ class Result(Enum):
     SURRENDERED = "surrendered"  # half returned (MD Ch. 9 E(1))
     FORFEITED = "forfeited"  # Initial Wager collected on going to War (PA 2011 § 651a.9(e))
     VOIDED = "voided"  # returned by a void (MD Ch. 11)
+    ABANDONED = "abandoned"  # collected: its player left before deciding (MD Ch. 7 B(4))
 
 
 @dataclass(frozen=True, slots=True)

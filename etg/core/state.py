@@ -73,7 +73,7 @@ class Round:
     dealer_war_card: Card | None = None
     staked: tuple[int, ...] = ()  # per seat: taken from credits this round
     returned: tuple[int, ...] = ()  # per seat: credited back this round, winnings included
-    won: tuple[int, ...] = ()  # per seat: fixed-odds winnings paid (the payout limit's count)
+    won: tuple[int, ...] = ()  # per seat: winnings paid inside the payout limit (see Cashier)
     results: tuple[WagerSettled, ...] = ()
     bonus_spin: tuple[int, ...] = ()  # per seat: Bonus Spin wager still on the layout
     bonus_placed: tuple[int, ...] = ()  # per seat: as locked at No More Bets

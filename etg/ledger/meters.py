@@ -39,6 +39,7 @@ from etg.core.events import (
     ProgressiveAwarded,
     ProgressiveContributed,
     WagerSettled,
+    WagerVoided,
     WheelStopped,
 )
 from etg.core.paytable import Decision, ProgressiveLevel
@@ -96,6 +97,17 @@ SURRENDERS = "surrenders"
 
 VOIDS = "voids"
 """Seat 0 only: voided rounds (MD Ch. 11)."""
+
+WAGER_VOIDS = "wager_voids"
+"""Single-wager voids (MD Ch. 11 C): WagerVoided events, one per void a supervisor made.
+
+A voided wager is returned whole and was never settled, so it is neither coin in
+nor coin out; this meter and its amount are the only ones a single-wager void
+moves. They count in a round voided afterwards too: the void happened.
+"""
+
+WAGER_VOIDS_AMOUNT = "wager_voids.amount"
+"""Cents returned by single-wager voids (WagerVoided ``amount``)."""
 
 PROGRESSIVE_CONTRIBUTION: dict[ProgressiveLevel, str] = {
     level: f"progressive.contribution.{level.value}" for level in ProgressiveLevel}
@@ -158,6 +170,8 @@ def _definitions() -> dict[str, str]:
         WARS: "War decisions, one per seat and tied spot",
         SURRENDERS: "Surrender decisions, one per seat and tied spot",
         VOIDS: "voided rounds",
+        WAGER_VOIDS: "single wagers voided before settlement (MD Ch. 11 C)",
+        WAGER_VOIDS_AMOUNT: "cents returned by single-wager voids",
     })
     for level in ProgressiveLevel:
         out[PROGRESSIVE_CONTRIBUTION[level]] = f"cents onto the {level.value} meter and reserve"
@@ -192,7 +206,8 @@ def round_events(record: dict[str, Any]) -> list[Event]:
 def round_meters(record: dict[str, Any]) -> Meters:
     """What one finished round adds to the meters.
 
-    A voided round adds ``voids`` at seat 0 and nothing else: the void returns
+    A voided round adds ``voids`` at seat 0 and nothing else but its single-wager
+    voids (``wager_voids``, which settle nothing): the void returns
     every wager and reverses every payment and meter contribution of the round
     (MD Ch. 11), so its coin in and coin out net to nothing, and counting the
     half-played part would make the meters disagree with the seats' credits.
@@ -200,6 +215,9 @@ def round_meters(record: dict[str, Any]) -> Meters:
     meters: Meters = Counter()
     if record["outcome"] == "voided":
         meters[TABLE, VOIDS] += 1
+        for event in round_events(record):
+            if isinstance(event, WagerVoided):
+                _count_wager_void(meters, event)
         return meters
     played: set[int] = set()
     tied: set[int] = set()
@@ -233,6 +251,8 @@ def round_meters(record: dict[str, Any]) -> Meters:
                 _count_round(meters, BONUS_SPIN_TRIGGERS, seats)
             case WheelStopped():
                 _count_round(meters, BONUS_SPIN_SPINS, triggered)
+            case WagerVoided():
+                _count_wager_void(meters, event)
             case _:
                 pass
     _count_round(meters, GAMES_PLAYED, played)
@@ -280,6 +300,11 @@ def _add(meters: Meters, seat: int, name: str, value: int) -> None:
     """Add ``value`` to the seat's meter and to the whole table's."""
     meters[seat, name] += value
     meters[TABLE, name] += value
+
+
+def _count_wager_void(meters: Meters, event: WagerVoided) -> None:
+    _add(meters, event.seat, WAGER_VOIDS, 1)
+    _add(meters, event.seat, WAGER_VOIDS_AMOUNT, event.amount)
 
 
 def _game_result(tied: bool, net: int) -> str:

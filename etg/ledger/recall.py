@@ -26,12 +26,14 @@ from etg.core.events import (
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
+    SeatAbandoned,
     WagerSettled,
+    WagerVoided,
     WheelStopped,
 )
 from etg.core.money import format_cents as money
 from etg.core.money import format_gain as signed_money
-from etg.core.paytable import ProgressiveLevel
+from etg.core.paytable import AbandonedWager, ProgressiveLevel
 from etg.core.settle import WagerKind
 from etg.ledger.meters import round_events
 
@@ -179,7 +181,23 @@ def _seat_event(event: Event, seat: int) -> str | None:
             return f"award    {_where(event.spot)}{_award(event)}"
         case RoundVoided(refunds=refunds) if refunds[seat - 1]:
             return f"void     credited {signed_money(refunds[seat - 1])}"
+        case WagerVoided(seat=s, spot=spot, wagers=wagers, amount=amount, reason=reason) \
+                if s == seat:
+            voided = ", ".join(f"{WAGER_LABELS[p.kind]} {money(p.stake)}" for p in wagers)
+            return (f"void     {_where(spot)}{voided} voided and returned, credited "
+                    f"{money(amount)} ({reason})")
+        case SeatAbandoned(seat=s, rule=rule, spots=spots) if s == seat:
+            where = (f"tie hand on spot {spots[0]}" if len(spots) == 1 else
+                     f"tie hands on spots {', '.join(str(spot) for spot in spots)}")
+            return (f"abandoned seat marked abandoned by the supervisor; {where}: "
+                    f"{_ABANDONED_RULE[rule]}")
     return None
+
+
+_ABANDONED_RULE = {
+    AbandonedWager.FORFEIT: "the Initial Wager is lost (MD Ch. 7 B(4))",
+    AbandonedWager.DEFAULT_DECISION: "the paytable's default decision applies",
+}
 
 
 _AWARDS = frozenset({WagerKind.PROGRESSIVE, WagerKind.ENVY_BONUS})

@@ -195,7 +195,7 @@ class _Game(FigureSums):
 
     def __init__(self, paytable: Paytable, setup: TableSetup) -> None:
         super().__init__()
-        if _largest_hand_win(paytable, setup) > paytable.payout_limit_per_hand_cents:
+        if _largest_hand_win(paytable, setup) > paytable.payout_limit_rules.amount_cents:
             raise ValueError("these wagers could reach the payout limit per hand, which the "
                              "vectorised simulator does not model")
         self.paytable = paytable

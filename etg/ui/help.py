@@ -39,6 +39,7 @@ from etg.core.paytable import (
     Layout,
     Odds,
     PayoutHand,
+    PayoutLimitScope,
     Paytable,
     ProgressiveLevel,
     ProgressivePayout,
@@ -484,7 +485,7 @@ def _limits(p: Paytable) -> HelpPage:
     table += [
         ("Decks", f"{p.shoe.decks} ({p.shoe.cards} cards)"),
         ("Wagers in multiples of", _money(p.unit_cents)),
-        ("Payout limit per hand", _money(p.payout_limit_per_hand_cents)),
+        (_limit_label(p), _money(p.payout_limit_rules.amount_cents)),
         ("Betting time", f"{p.timers.betting_s} seconds"),
         ("Time to choose War or Surrender", f"{p.timers.decision_s} seconds"),
         ("When time runs out", "Surrender" if p.default_decision is Decision.SURRENDER
@@ -617,15 +618,51 @@ def _war_odds_words(p: Paytable) -> tuple[str, str]:
     return f"War Wager pays {win}", f"War Wager pays {tie}"
 
 
+def _limit_label(p: Paytable) -> str:
+    """What the posted limit caps, in the regulation's words where it is per hand."""
+    if p.payout_limit_rules.scope is PayoutLimitScope.HAND:
+        return "Payout limit per hand"  # MD Ch. 2 B(5)(b)
+    return "Payout limit per seat per round"
+
+
 def _limit_words(p: Paytable) -> str:
-    """The payout limit per hand (MD Ch. 2 B(5)(b)) and whether meter awards count against it."""
-    words = (f"The most one seat can win in a round is "
-             f"{_money(p.payout_limit_per_hand_cents)}.")
-    if p.bonus_spin is None and p.progressive_payout is None:
-        return words
-    if p.progressive_in_payout_limit:
-        return words + " Progressive meter awards count toward this limit."
-    return words + " Progressive meter awards are paid in full on top of it."
+    """The payout limit per hand (MD Ch. 2 B(5)(b), B(6)), and what is paid outside it."""
+    rules = p.payout_limit_rules
+    amount = _money(rules.amount_cents)
+    if rules.scope is PayoutLimitScope.HAND:
+        hand = ("one seat's wagers on one spot" if p.layout is Layout.COMMUNITY
+                else "your wagers on your card")
+        words = f"The most one hand can win is {amount}; a hand is {hand}."
+    else:
+        words = f"The most one seat can win in a round is {amount}."
+    meters = p.bonus_spin is not None or p.progressive_payout is not None
+    side = [name for name, offered, counts in (
+        ("Bonus Spin wins", p.bonus_spin is not None, rules.bonus_spin_inside),
+        ("Envy Bonuses", p.progressive_payout is not None, rules.envy_bonus_inside))
+        if offered and counts]
+    outside = [name for name, offered, counts in (
+        ("Bonus Spin wins", p.bonus_spin is not None, rules.bonus_spin_inside),
+        ("Envy Bonuses", p.progressive_payout is not None, rules.envy_bonus_inside),
+        ("progressive meter awards", meters, p.progressive_in_payout_limit))
+        if offered and not counts]
+    by_hand = rules.scope is PayoutLimitScope.HAND
+    if side:
+        words += (f" {_first_up(_and(side))} count toward the same limit, for each seat apart "
+                  f"from its hands." if by_hand else f" {_first_up(_and(side))} count toward it.")
+    if meters and p.progressive_in_payout_limit:
+        words += (" Progressive meter awards count toward the limit of the hand or Bonus Spin "
+                  "that wins them." if by_hand else " Progressive meter awards count toward it.")
+    if outside:
+        words += f" {_first_up(_and(outside))} are paid in full on top of it."
+    return words
+
+
+def _first_up(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _ring_rows(segments: tuple[WheelSegment, ...],

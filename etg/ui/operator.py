@@ -3,8 +3,9 @@
 SPEC §6 lists what it holds: "meters, game recall, event log, credits in and
 out per seat, progressive meters, paytable view and switch, shoe and RNG
 self-test, tilt clear, RAM clear (second confirmation)", and the sound's
-"volume and mute". Each is a page here, chosen from a column of tabs on the
-left.
+"volume and mute"; SPEC §2 adds the supervisor's single-wager void and
+abandoned seat (the WAGERS page, each behind the supervisor PIN). Each is a
+page here, chosen from a column of tabs on the left.
 
 The menu reads; it changes the table only through the controller's own
 operations (:meth:`App.send` for credits, :meth:`App.switch_paytable`,
@@ -40,7 +41,7 @@ from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
 from etg.core.cards import Card
-from etg.core.commands import CashIn, CashOut, SwitchPaytable
+from etg.core.commands import Actor, CashIn, CashOut, MarkAbandoned, SwitchPaytable, VoidWager
 from etg.core.events import (
     BonusSpinTriggered,
     DecisionMade,
@@ -51,7 +52,9 @@ from etg.core.events import (
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
+    SeatAbandoned,
     WagerSettled,
+    WagerVoided,
     WheelStopped,
 )
 from etg.core.money import format_cents, format_gain
@@ -71,6 +74,7 @@ from etg.ui.input import Touch
 from etg.ui.pinpad import require_pin
 from etg.ui.scene import Scene
 from etg.ui.theme import shade
+from etg.ui.wager_desk import VOID_REASONS, abandon_actions, command_for, describe, wager_lines
 from etg.ui.widgets import Anchor, Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
@@ -94,6 +98,7 @@ class Page(Enum):
     RECALL = "recall"
     EVENT_LOG = "event_log"
     CREDITS = "credits"
+    WAGERS = "wagers"  # the supervisor's: a single-wager void, an abandoned seat
     PROGRESSIVES = "progressives"
     PAYTABLES = "paytables"
     SOUND = "sound"
@@ -146,6 +151,7 @@ class OperatorMenu(Scene):
         self.meters_paytable: str | None = None
         self.recall_index = -1
         self.viewing: int | None = None  # paytable list index shown in full
+        self.void_reason = 0  # index into VOID_REASONS: the WAGERS page's chosen reason
         self.self_test: SelfTest | None = None
         self.view: PageView = PageView()
         self._load()
@@ -190,7 +196,7 @@ class OperatorMenu(Scene):
         return True
 
     def table_changed(self, state: TableState, events: list[Event]) -> None:
-        if self.page in (Page.METERS, Page.CREDITS, Page.PROGRESSIVES, Page.TILT):
+        if self.page in (Page.METERS, Page.CREDITS, Page.WAGERS, Page.PROGRESSIVES, Page.TILT):
             self._load()  # what those pages show has just changed on the table
 
     # --- actions ----------------------------------------------------------------------------
@@ -227,6 +233,8 @@ class OperatorMenu(Scene):
             self._log("recall", round=self.view.extra.get("round"))
         elif head == "cash":
             self._cash(rest)
+        elif head == "wager":
+            self._wager(rest)
         elif head == "pt":
             self._paytable_action(rest)
         elif head == "sound":
@@ -273,6 +281,30 @@ class OperatorMenu(Scene):
             self._log("cash_out", seat=seat, amount=amount, refused=refusal)
             if refusal is None:
                 self.app.notify(f"SEAT {seat}: PAY {format_cents(amount)}", error=False)
+        self._load()
+
+    def _wager(self, what: str) -> None:
+        """Choose the void reason, or ask the supervisor's PIN for a void or an abandoned seat.
+
+        MD Ch. 11 C and Ch. 7 B(3)-(4) are the supervisor's calls, as the round's
+        void is: the command is sent only after the supervisor PIN.
+        """
+        verb, _, index = what.partition(":")
+        if verb == "reason":
+            self.void_reason = int(index)
+            self._load()
+            return
+        command = command_for(what, VOID_REASONS[self.void_reason])
+        require_pin(self.app, PinRole.SUPERVISOR, f"SUPERVISOR PIN  ·  {describe(command)}",
+                    lambda: self._supervise(command))
+
+    def _supervise(self, command: VoidWager | MarkAbandoned) -> None:
+        refusal = self.app.send(command, Actor.SUPERVISOR)
+        if isinstance(command, VoidWager):
+            self._log("void_wager", seat=command.seat, spot=command.spot,
+                      wager=command.target.value, reason=command.reason, refused=refusal)
+        else:
+            self._log("mark_abandoned", seat=command.seat, refused=refusal)
         self._load()
 
     def _paytable_action(self, what: str) -> None:
@@ -385,8 +417,10 @@ class OperatorMenu(Scene):
 
     def _nav_buttons(self) -> list[Button]:
         out = []
+        step = min(_TAB_H + _TAB_GAP, _NAV_ROOM // len(Page))  # the column holds every tab
+        gap = min(_TAB_GAP, max(4, step - 64))
         for index, page in enumerate(Page):
-            rect = (_NAV_X, _NAV_Y + index * (_TAB_H + _TAB_GAP), _NAV_W, _TAB_H)
+            rect = (_NAV_X, _NAV_Y + index * step, _NAV_W, step - gap)
             colour = _RED if page is Page.RAM_CLEAR else theme.BUTTON
             out.append(Button(rect, page.label, f"tab:{page.value}", hot=page is self.page,
                               colour=colour, size=24))
@@ -650,6 +684,7 @@ _METER_WORDS: dict[str, str] = {
     "capped": "Withheld by the payout limit",
     "games.played": "Games played", "games.won": "Games won", "games.lost": "Games lost",
     "games.tied": "Games tied", "wars": "Wars", "surrenders": "Surrenders", "voids": "Voids",
+    "wager_voids": "Single wagers voided", "wager_voids.amount": "Single wagers voided, amount",
     "bonus_spin.triggers": "Bonus Spin triggers", "bonus_spin.spins": "Bonus Spin spins",
     "attendant_paid_jackpots": "Attendant-paid jackpots",
     "attendant_paid_jackpots.amount": "Attendant-paid jackpots, amount",
@@ -668,7 +703,8 @@ _PREFIX_WORDS: dict[str, str] = {
     "progressive.amount.": "Awarded",
 }
 _MONEY_PREFIXES = ("coin_in.", "coin_out.", "progressive.contribution.", "progressive.amount.")
-_MONEY_NAMES = frozenset({"capped", "cash_in", "cash_out", "attendant_paid_jackpots.amount"})
+_MONEY_NAMES = frozenset({"capped", "cash_in", "cash_out", "attendant_paid_jackpots.amount",
+                          "wager_voids.amount"})
 
 
 def meter_label(name: str) -> str:
@@ -808,6 +844,11 @@ def _results(events: list[Event], seat: int, spot: int) -> str:
             case ProgressiveAwarded(seat=s, spot=p, level=level, amount=amount) \
                     if s == seat and p == spot:
                 parts.append(f"{LEVEL_LABELS[level]} {format_cents(amount)}")
+            case WagerVoided(seat=s, spot=p, amount=amount, reason=reason) \
+                    if s == seat and p == spot:
+                parts.append(f"Voided, {_dollars(amount)} returned ({reason})")
+            case SeatAbandoned(seat=s, spots=spots, rule=rule) if s == seat and spot in spots:
+                parts.append(f"Abandoned ({rule.value.replace('_', ' ')})")
             case _:
                 pass
     return " · ".join(parts)
@@ -934,6 +975,7 @@ _KIND_COLOURS: dict[str, theme.RGB] = {
     "tilt": theme.TILT, "pin_failed": (240, 170, 70), "pin_locked": theme.TILT,
     "ram_clear": (240, 120, 90), "void": (240, 170, 70), "cash_in": (140, 220, 160),
     "cash_out": (140, 220, 160), "cash_out_request": theme.WIN, "tilt_cleared": theme.PUSH,
+    "wager_void": (240, 170, 70), "seat_abandoned": (240, 170, 70),
 }
 
 
@@ -1043,6 +1085,62 @@ def _credits_view(menu: OperatorMenu) -> PageView:
                f"{format_cents(sum(state.credits))}", x + 14, y + 12, 20, theme.CREAM)
     return sheet.view("CREDITS", "Credits enter and leave only through the attendant; "
                                  "every cash in and cash out is logged with who and how much.")
+
+
+# --- WAGERS (supervisor) ------------------------------------------------------------------------
+
+def _wagers_view(menu: OperatorMenu) -> PageView:
+    """The round's wagers on the layout, each with its void, and the seats' ABANDONED.
+
+    Every control asks the engine whether it would be accepted now; a disabled
+    one is the engine's refusal, not a rule of the screen.
+    """
+    table = menu.app.table
+    state = table.state
+    sheet = _Sheet()
+    x, y = _BODY_X, _BODY_Y - 20
+    sheet.text("VOID REASON", x, y + 28, 18, theme.TEXT_DIM, "midleft", Style.BOLD)
+    reason_w = (_BODY_W - 240 - 3 * 10) // len(VOID_REASONS)
+    for index, words in enumerate(VOID_REASONS):
+        sheet.buttons.append(Button((x + 240 + index * (reason_w + 10), y, reason_w, 56),
+                                    words, f"wager:reason:{index}",
+                                    hot=index == menu.void_reason, size=17))
+    y += 72
+    sheet.text("ABANDONED SEAT", x, y + 28, 18, theme.TEXT_DIM, "midleft", Style.BOLD)
+    abandon = abandon_actions(state, table.refusal)
+    seat_w = min(170, (_BODY_W - 240 - (len(abandon) - 1) * 10) // max(len(abandon), 1))
+    for index, action in enumerate(abandon):
+        sheet.buttons.append(Button((x + 240 + index * (seat_w + 10), y, seat_w, 56),
+                                    f"SEAT {index + 1}", action.tag,
+                                    enabled=action.refusal is None, colour=(120, 60, 30),
+                                    size=20, sublabel="ABANDONED"))
+    y += 80
+    lines = wager_lines(state, table.refusal)
+    columns = [("SEAT", 90, "l"), ("SPOT", 110, "l"), ("ON THE LAYOUT", _BODY_W - 200 - 660,
+                                                        "l")]
+    row_h = 60
+    size = max(1, _rows_fit(y, row_h))
+    shown = lines[menu.offset:menu.offset + size]
+    rows: list[list[Text]] = [
+        [(str(line.seat), theme.seat_colour(line.seat)),
+         str(line.spot) if line.spot else "Bonus", line.on_layout] for line in shown]
+    sheet.table([*columns, ("VOID", 660, "l")], rows, x, y, row_h=row_h, size=20)
+    button_w = (660 - 4 * 10) // 3
+    for index, line in enumerate(shown):
+        top = y + row_h + _HEAD_GAP + index * row_h + 4
+        for n, action in enumerate(line.actions):
+            sheet.buttons.append(Button((x + _BODY_W - 660 + 10 + n * (button_w + 10), top,
+                                         button_w, row_h - 8), action.label, action.tag,
+                                        enabled=action.refusal is None, colour=_RED, size=18))
+    if not lines:
+        sheet.text(f"No wager is on the layout (the table is "
+                   f"{state.phase.value.replace('_', ' ')}).", x + 14,
+                   y + row_h + _HEAD_GAP + 12, 21, theme.TEXT_DIM)
+    _pager(sheet, menu.offset, size, len(lines), y + row_h + _HEAD_GAP + len(shown) * row_h)
+    return sheet.view(f"WAGERS IN PLAY  ·  ROUND {state.round.number}",
+                      "The supervisor voids a wager before it is settled (MD Ch. 11 C) or "
+                      "marks a seat abandoned (MD Ch. 7 B(3)-(4)); each asks the supervisor "
+                      "PIN and is logged.", rows=len(lines), page_size=size)
 
 
 # --- PROGRESSIVES ----------------------------------------------------------------------------
@@ -1225,7 +1323,8 @@ def paytable_summary(p: Paytable) -> list[tuple[str, list[tuple[str, str]]]]:
                     ("Tie Wager", f"{money(p.limits.tie.min_cents)} – "
                                   f"{money(p.limits.tie.max_cents)}"),
                     ("Wager unit", money(p.unit_cents)),
-                    ("Payout limit per hand", money(p.payout_limit_per_hand_cents))]),
+                    ("Payout limit", f"{money(p.payout_limit_rules.amount_cents)} per "
+                                     f"{p.payout_limit_rules.scope.value.replace('_', ' ')}")]),
         ("PAYOUTS", [("Initial Wager", str(p.payouts.initial)), ("Tie Wager", str(p.payouts.tie)),
                      ("War Wager", str(p.payouts.war)),
                      ("War Wager on a tie", str(p.payouts.war_tie)),
@@ -1585,7 +1684,8 @@ def _paint(view: PageView, surface: pygame.Surface) -> None:
 
 _LOADERS: dict[Page, Callable[[OperatorMenu], PageView]] = {
     Page.METERS: _meters_view, Page.RECALL: _recall_view, Page.EVENT_LOG: _event_log_view,
-    Page.CREDITS: _credits_view, Page.PROGRESSIVES: _progressives_view,
+    Page.CREDITS: _credits_view, Page.WAGERS: _wagers_view,
+    Page.PROGRESSIVES: _progressives_view,
     Page.PAYTABLES: _paytables_view, Page.SOUND: _sound_view, Page.SELF_TEST: _self_test_view,
     Page.TILT: _tilt_view,
     Page.RAM_CLEAR: _ram_clear_view,
@@ -1596,6 +1696,7 @@ _LOADERS: dict[Page, Callable[[OperatorMenu], PageView]] = {
 _HEADER_H = 88
 _NAV_X, _NAV_Y, _NAV_W = 24, _HEADER_H + 24, 300
 _TAB_H, _TAB_GAP = 68, 10
+_NAV_ROOM = LOGICAL[1] - 24 - 2 * _TAB_H - _TAB_GAP - 10 - _NAV_Y  # down to EXIT, less a gap
 _CONTENT = (_NAV_X + _NAV_W + 24, _HEADER_H + 24, LOGICAL[0] - (_NAV_X + _NAV_W + 24) - 24,
             LOGICAL[1] - _HEADER_H - 48)
 _BODY_X = _CONTENT[0] + 32

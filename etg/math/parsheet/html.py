@@ -14,7 +14,7 @@ from fractions import Fraction
 from html import escape
 
 from etg.core.cards import Rank
-from etg.core.paytable import Layout, PayoutHand, Paytable, SettleFrom
+from etg.core.paytable import Layout, PayoutHand, PayoutLimitScope, Paytable, SettleFrom
 from etg.math.exact import format_fraction_percent
 from etg.math.longrun import MeterLongRun, Method
 from etg.math.parsheet import svg
@@ -28,6 +28,8 @@ from etg.math.parsheet.figures import (
 from etg.math.policies import Policy
 
 SHORT_FRACTION = 21  # characters: longer exact fractions are left to the JSON twin
+_LIMIT_SCOPE = {PayoutLimitScope.HAND: "per hand (one seat's wagers on one spot)",
+                PayoutLimitScope.SEAT_ROUND: "per seat per round"}
 
 CSS = """
 @page { size: A4; margin: 12mm; }
@@ -157,7 +159,8 @@ def _rules(p: Paytable) -> str:
                      f"figure on this sheet)"),
         ("Settlement", "seat by seat from the dealer's "
                        f"{'left' if p.settle_from is SettleFrom.DEALER_LEFT else 'right'}"),
-        ("Payout limit", f"{money(p.payout_limit_per_hand_cents)} per hand"),
+        ("Payout limit", f"{money(p.payout_limit_rules.amount_cents)} "
+                         f"{_LIMIT_SCOPE[p.payout_limit_rules.scope]}"),
     ]
     if p.bonus_spin is not None:
         b = p.bonus_spin
