@@ -91,7 +91,7 @@ def test_rounds_read_back_as_written_primed_or_not(tmp_path: Path) -> None:
         "SELECT body FROM entries WHERE kind = 'round' ORDER BY seq")]
     table.close()
     assert [b[0] for b in bodies] == [UNPRIMED, PRIMED, PRIMED, PRIMED]
-    first, texts = decode_round(bodies[0], None)
+    _, texts = decode_round(bodies[0], None)
     assert texts is not None
     second, none = decode_round(bodies[1], texts)
     assert none is None and second["round"] == 2

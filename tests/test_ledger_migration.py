@@ -30,7 +30,7 @@ from etg.ledger.store import EntryKind, Ledger, LedgerKind
 from etg.ledger.verify import rebuild, verify
 from etg.places import shipped_config_dir
 from etg.table import Table
-from tests.ledger_support import open_table, paytable, play
+from tests.ledger_support import open_table, play
 
 FIXTURE = Path(__file__).parent / "data" / "ledgers" / "schema-0002.db"
 
@@ -195,7 +195,7 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     assert verify(ledger) == []
     ledger.close()
 
-    table = Table.open(Ledger.open(db), paytable(MD7), SeededSource(5))
+    table = Table.open(Ledger.open(db), _approved_paytable(db, db.parent), SeededSource(5))
     assert table.tilt is None and table.state == state
     driver = RoundDriver(busiest_bots(table.state.paytable), SeededSource(6), table.apply,
                          repeat=True)
