@@ -65,17 +65,17 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     assert table.state.phase is Phase.BETTING
     assert _journal_tail(app)["actor"] == "dealer"
 
-    # Seat 1: $5 Initial, $1 Tie, the $5 Progressive Payout on spot 1, and the $5 Bonus Spin.
-    for tag in ("seat:1:chip:500", "seat:1:spot:1", "seat:1:kind:tie", "seat:1:chip:100",
-                "seat:1:spot:1", "seat:1:kind:payout", "seat:1:spot:1", "seat:1:bonus:500"):
+    # Seat 1: $5 Initial and $5 Tie (the $5 chip in hand, the table minimum), the $5
+    # Progressive Payout on spot 1, and the $5 Bonus Spin.
+    for tag in ("seat:1:initial:1", "seat:1:tie:1", "seat:1:payout:1", "seat:1:bonus:500"):
         k.tap(app, tag)
     w = table.state.round.wagers[0][0]
-    assert (w.initial, w.tie, w.progressive_payout) == (500, 100, 500)
+    assert (w.initial, w.tie, w.progressive_payout) == (500, 500, 500)
     assert table.state.round.bonus_spin[0] == 500
-    assert table.state.credits[0] == START - 1600
+    assert table.state.credits[0] == START - 2000
 
     # Seat 2: two $5 chips on spot 2 make $10, and the $1 Bonus Spin.
-    for tag in ("seat:2:chip:500", "seat:2:spot:2", "seat:2:spot:2", "seat:2:bonus:100"):
+    for tag in ("seat:2:chip:500", "seat:2:initial:2", "seat:2:initial:2", "seat:2:bonus:100"):
         k.tap(app, tag)
     assert table.state.round.wagers[1][1].initial == 1000
     assert table.state.credits[1] == START - 1100
@@ -84,7 +84,7 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     # events for the same touches (touch=True) must not place anything again.
     k.tap(app, "seat:3:chip:2500")
     k.tap(app, "seat:4:chip:500")
-    spot3, spot5 = k.button(app, "seat:3:spot:3").rect, k.button(app, "seat:4:spot:5").rect
+    spot3, spot5 = k.button(app, "seat:3:initial:3").rect, k.button(app, "seat:4:initial:5").rect
     at3 = (spot3[0] + spot3[2] / 2, spot3[1] + spot3[3] / 2)
     at5 = (spot5[0] + spot5[2] / 2, spot5[1] + spot5[3] / 2)
     k.finger_down(app, 1, *at3)
@@ -96,7 +96,7 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     k.finger_up(app, 1, *at3)
     assert table.state.round.wagers[2][2].initial == 2500
     assert table.state.round.wagers[3][4].initial == 500
-    k.tap(app, "seat:3:spot:4")
+    k.tap(app, "seat:3:initial:4")
     assert table.state.round.wagers[2][3].initial == 2500
     assert table.state.credits[2:4] == (START - 5000, START - 500)
 
@@ -134,9 +134,9 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     assert bonus is not None
     community = bonus.community_ring[stops.community].pays_cents
     assert community is not None
-    # Seat 1: Tie Wager 10 to 1 (1,100 back), Progressive Payout "Tie" 5 to 1 (3,000 back),
+    # Seat 1: Tie Wager 10 to 1 (5,500 back), Progressive Payout "Tie" 5 to 1 (3,000 back),
     # the War won with the Initial pushed (1,500 back), and the $5 column's Community Pay.
-    assert table.state.credits == (START - 2100 + 1100 + 3000 + 1500 + community[1],
+    assert table.state.credits == (START - 2500 + 5500 + 3000 + 1500 + community[1],
                                    START - 1100 + 500 + community[0],
                                    START - 5000, START - 500, 0, 0)
 
@@ -169,19 +169,17 @@ def test_a_players_refusal_is_shown_on_the_seat(app: k.App) -> None:
     app.send(CashIn(1, START), "attendant")
     k.tap(app, "dealer:shuffle")
     k.tap(app, "dealer:open")
-    k.tap(app, "seat:1:chip:100")
-    k.tap(app, "seat:1:spot:1")  # $1 is under the $5 Initial minimum
-    assert app.table.state.round.wagers[0][0].initial == 0
+    k.tap(app, "seat:1:tie:1")  # a Tie Wager needs an Initial Wager on the spot first
+    assert app.table.state.round.wagers[0][0].tie == 0
     message, _ = app.base.seat_messages[1]
-    assert "minimum" in message.lower()
+    assert message == "a Tie Wager needs an Initial Wager on the same spot"
 
 
 def test_the_betting_countdown_sends_no_more_bets(app: k.App) -> None:
     app.send(CashIn(1, START), "attendant")
     k.tap(app, "dealer:shuffle")
     k.tap(app, "dealer:open")
-    k.tap(app, "seat:1:chip:500")
-    k.tap(app, "seat:1:spot:1")
+    k.tap(app, "seat:1:initial:1")
     betting_s = app.table.state.paytable.timers.betting_s
     k.run_for(app, betting_s - 1)
     assert app.table.state.phase is Phase.BETTING
@@ -195,8 +193,7 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
     app.send(CashIn(2, START), "attendant")
     app.send(Shuffle(rigged_draw(table.state.paytable, DEAL), ShuffleReason.NEW_SHOE), "dealer")
     k.tap(app, "dealer:open")
-    for tag in ("seat:2:chip:500", "seat:2:spot:2"):
-        k.tap(app, tag)
+    k.tap(app, "seat:2:initial:2")
     k.tap(app, "dealer:close")
     k.tap(app, "dealer:deal")
     k.run_until(app, lambda: table.state.phase is Phase.DECISIONS)
@@ -228,7 +225,7 @@ def test_void_needs_the_supervisor_pin_and_returns_every_wager(app: k.App) -> No
     app.send(CashIn(1, START), "attendant")
     k.tap(app, "dealer:shuffle")
     k.tap(app, "dealer:open")
-    for tag in ("seat:1:chip:500", "seat:1:spot:1", "seat:1:bonus:500"):
+    for tag in ("seat:1:initial:1", "seat:1:bonus:500"):
         k.tap(app, tag)
     assert app.table.state.credits[0] == START - 1000
     k.tap(app, "dealer:void")

@@ -159,7 +159,7 @@ def test_a_smaller_window_scales_the_canvas_and_touches_still_land(tmp_path: Pat
         k.tap(app, "dealer:shuffle")
         k.tap(app, "dealer:open")  # the mouse lands at 2/3 of the logical position
         k.tap(app, "seat:2:chip:500")
-        k.tap(app, "seat:2:spot:3")
+        k.tap(app, "seat:2:initial:3")
         assert app.table.state.round.wagers[1][2].initial == 500
         app.frame(1 / 60, draw=True)  # drawn on the logical canvas, then scaled to the window
         assert app.canvas is not app.window

@@ -124,6 +124,25 @@ def draw_stack(surface: pygame.Surface, amount_cents: int, bottom_centre: tuple[
     return drawn
 
 
+@lru_cache(maxsize=512)
+def stack_sprite(amount_cents: int, diameter: int,
+                 max_chips: int = 10) -> tuple[pygame.Surface, tuple[int, int]]:
+    """:func:`draw_stack`'s picture drawn once: the surface, and where the stack stands in it.
+
+    Blit the surface with that point on the stack's bottom centre; a table
+    with chips on every circle then costs one blit per stack a frame.
+    """
+    chips = max(1, min(max_chips, len(breakdown(amount_cents))))
+    width = diameter * 2
+    height = diameter * 2 + chip_step(diameter) * chips
+    canvas = pygame.Surface((width, height), pygame.SRCALPHA)
+    stands = (width // 2, height - diameter // 2)
+    drawn = draw_stack(canvas, amount_cents, stands, diameter, max_chips)
+    if not drawn.width or not drawn.height:
+        return canvas.subsurface((0, 0, 1, 1)).copy(), (0, 0)
+    return canvas.subsurface(drawn).copy(), (stands[0] - drawn.x, stands[1] - drawn.y)
+
+
 def denomination_label(cents: int) -> str:
     """The value printed on a chip: "1", "25", "1K", "5K"; "2.50" and "45¢" for odd chips."""
     dollars, odd_cents = divmod(cents, 100)

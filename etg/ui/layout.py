@@ -3,9 +3,11 @@
 One layout per paytable shape (spots, seats, side wagers): the dealer's row
 at the top with the shoe, meters and history; the community spots (or the
 seats' own spots) across the middle; the Bonus Spin wheel on the right; the
-dealer console on the left; a panel per seat along the bottom. Every touch
-target is at least 48 logical pixels on each side (SPEC §6), which a test
-checks for every shipped paytable.
+dealer console on the left; a panel per seat along the bottom, each with its
+own piece of the felt (:mod:`etg.ui.seat_layout`). Every touch target is at
+least 48 logical pixels on each side (SPEC §6); where a seat's controls do
+not fit at the usual height, the panels grow upward and the spots' cards and
+the wheel get smaller.
 """
 
 from __future__ import annotations
@@ -15,41 +17,22 @@ from functools import cached_property
 
 from etg.core.paytable import Layout, Paytable
 from etg.ui.canvas import LOGICAL_W, Rect
-from etg.ui.input import MIN_TARGET
+from etg.ui.seat_layout import SeatLayout, arrange, thin
 from etg.ui.theme import CHIP_DENOMINATIONS
 
 TOP_BAR_H = 64
-PANEL_TOP = 604
-PANEL_BOTTOM = 1074
-GAP = 6
+PANEL_TOP = 604  # where the seat panels start when their controls fit below it
+PANEL_TOP_MIN = 520  # the highest they may start: the spots and their cards need the rest
+PANEL_BOTTOM = 1076
+SEAT_MARGIN = 4  # from the screen's left and right edges to the outer panels
+SEAT_GAP = 4  # between two panels
 WAR_OFFSET = 0.3  # the War card lies over the original card, shifted right by this share
-ROW = 52  # a row of touch targets: 48 px plus room for the button's shadow
 
 CONSOLE_W = 168
 WHEEL_BOX: Rect = (1352.0, 72.0, 556.0, 524.0)
+"""The Bonus Spin wheel's box with the seat panels at :data:`PANEL_TOP` (see TableLayout)."""
 MIDDLE_LEFT = 16 + CONSOLE_W + 12
-
-
-@dataclass(frozen=True)
-class SeatLayout:
-    """One seat's panel: where its credits, chips, wager boxes and buttons are."""
-
-    seat: int
-    rect: Rect
-    chips: tuple[tuple[int, Rect], ...]  # (denomination, rect) of the chip selector
-    kinds: tuple[tuple[str, Rect], ...]  # bet-kind toggle: "initial", "tie", "payout"
-    spot_boxes: tuple[tuple[int, Rect], ...]  # (spot, rect) where a tap places the chip
-    bonus: tuple[tuple[int, Rect], ...]  # (denomination, rect) of the Bonus Spin buttons
-    clear: Rect
-    repeat: Rect
-    double: Rect
-    cash_out: Rect
-    decision_area: Rect  # replaces the betting controls while a tie waits for a decision
-
-    @property
-    def header(self) -> Rect:
-        x, y, w, _ = self.rect
-        return x, y, w, 44.0
+CHIP_RAIL_MOST = 6  # denominations on a chip rail, at most
 
 
 @dataclass(frozen=True)
@@ -62,21 +45,27 @@ class TableLayout:
     max_spots_per_seat: int
     has_wheel: bool
     has_payout: bool
-    chip_values: tuple[int, ...]
+    rail_values: tuple[int, ...]  # the chip rail's denominations before any thinning
+    bonus_values: tuple[int, ...]  # the Bonus Spin denominations (none: not offered)
+    war_tie: bool = True  # a Tie Wager may be placed with the War Wager (MD Ch. 7 F(2))
 
     @classmethod
     def for_paytable(cls, p: Paytable) -> TableLayout:
-        width = _seat_width(p.seats)
-        fits = max(1, min(5, int((width - 2 * GAP + GAP) // (MIN_TARGET + 6))))
+        bonus = p.bonus_spin.denominations_cents if p.bonus_spin is not None else ()
         return cls(p.spot_count, p.seats, p.layout is Layout.COMMUNITY, p.max_spots_per_seat,
                    p.bonus_spin is not None, p.progressive_payout is not None,
-                   chip_values(p, fits))
+                   chip_values(p, CHIP_RAIL_MOST), tuple(bonus), p.war_tie_wager)
+
+    @property
+    def chip_values(self) -> tuple[int, ...]:
+        """The chip rail's denominations, as every seat shows them (smallest first)."""
+        return tuple(value for value, _ in self.seat_layouts[0].chips)
 
     # --- the top half ------------------------------------------------------------------------
 
     @property
     def console(self) -> Rect:
-        return 16.0, float(TOP_BAR_H + 10), float(CONSOLE_W), float(PANEL_TOP - TOP_BAR_H - 22)
+        return 16.0, float(TOP_BAR_H + 10), float(CONSOLE_W), self.panel_top - TOP_BAR_H - 22
 
     def console_button(self, index: int, count: int) -> Rect:
         x, y, w, h = self.console
@@ -106,15 +95,24 @@ class TableLayout:
     @property
     def middle(self) -> Rect:
         right = WHEEL_BOX[0] - 12 if self.has_wheel else LOGICAL_W - 16
-        return float(MIDDLE_LEFT), 332.0, right - MIDDLE_LEFT, PANEL_TOP - 332.0 - 10
+        return float(MIDDLE_LEFT), 332.0, right - MIDDLE_LEFT, self.panel_top - 332.0 - 10
+
+    @property
+    def wheel_box(self) -> Rect:
+        """The wheel's box: :data:`WHEEL_BOX`, ending above the seat panels when they are taller."""
+        x, y, w, h = WHEEL_BOX
+        return x, y, w, min(h, self.panel_top - 8 - y)
 
     @property
     def wheel_centre(self) -> tuple[int, int]:
+        """The wheel's centre: lifted, at the same size, when the seat panels are taller."""
         x, y, w, h = WHEEL_BOX
-        return round(x + w / 2), round(y + h / 2 + 14)
+        return round(x + w / 2), round(min(y + h / 2 + 14,
+                                           self.panel_top - 8 - self.wheel_radius))
 
     @property
     def wheel_radius(self) -> int:
+        """The same on every layout: the labels' sizes are set for it (etg.ui.wheel)."""
         return round(min(WHEEL_BOX[2], WHEEL_BOX[3]) / 2 - 26)
 
     @cached_property
@@ -156,69 +154,55 @@ class TableLayout:
     # --- the seats ----------------------------------------------------------------------------
 
     @cached_property
+    def panel_top(self) -> float:
+        """Where the seat panels start: :data:`PANEL_TOP`, or higher if their controls need it."""
+        top = float(PANEL_TOP)
+        while self._seat(1, top) is None:
+            top -= 2
+            if top < PANEL_TOP_MIN:
+                raise ValueError(f"no room for the betting controls of {self.seats} seats "
+                                 f"on {self.spots} spots")
+        return top
+
+    @cached_property
     def seat_layouts(self) -> tuple[SeatLayout, ...]:
-        return tuple(self._seat(seat) for seat in range(1, self.seats + 1))
+        seats = []
+        for seat in range(1, self.seats + 1):
+            layout = self._seat(seat, self.panel_top)
+            assert layout is not None  # panel_top is where every seat fits
+            seats.append(layout)
+        return tuple(seats)
 
     def seat(self, seat: int) -> SeatLayout:
         return self.seat_layouts[seat - 1]
 
-    def _seat(self, seat: int) -> SeatLayout:
+    def seat_spots(self, seat: int) -> tuple[int, ...]:
+        """The spots a seat may play: every community spot, or its own (per-seat layout)."""
+        return tuple(range(1, self.spots + 1)) if self.community else (seat,)
+
+    def _seat(self, seat: int, top: float) -> SeatLayout | None:
         width = _seat_width(self.seats)
-        left = 8 + (seat - 1) * (width + GAP)
-        top = float(PANEL_TOP)
-        inner_left, inner_w = left + GAP, width - 2 * GAP
-        y = top + 48
-        chips = _row(inner_left, y, inner_w, len(self.chip_values), 56)
-        y += 60
-        kinds = ["initial", "tie"] + (["payout"] if self.has_payout else [])
-        kind_rects = _row(inner_left, y, inner_w, len(kinds), 50)
-        y += ROW + 2
-        spots = tuple(range(1, self.spots + 1)) if self.community else (seat,)
-        per_row = max(1, min(len(spots), int((inner_w + GAP) // (MIN_TARGET + 12 + GAP))))
-        boxes: list[tuple[int, Rect]] = []
-        rows = -(-len(spots) // per_row)
-        for r in range(rows):
-            chunk = spots[r * per_row:(r + 1) * per_row]
-            for spot, rect in zip(chunk, _row(inner_left, y, inner_w, per_row, 56), strict=False):
-                boxes.append((spot, rect))
-            y += 60
-        decision_top = top + 48 + 60
-        y = max(y, top + 48 + 60 + ROW + 2 + 2 * 60)  # the same rows on every seat of a table
-        actions = _row(inner_left, y, inner_w, 3, 50)
-        y += ROW + 2
-        bonus_values = (100, 500) if self.has_wheel else ()
-        lower = _row(inner_left, y, inner_w, len(bonus_values) + 1, 50)
-        bonus = tuple(zip(bonus_values, lower[:-1], strict=True))
-        height = PANEL_BOTTOM - top
-        decision_area = (inner_left, decision_top, inner_w, top + height - decision_top - GAP)
-        return SeatLayout(seat, (float(left), top, float(width), float(height)),
-                          tuple(zip(self.chip_values, chips, strict=True)),
-                          tuple(zip(kinds, kind_rects, strict=True)), tuple(boxes), bonus,
-                          actions[0], actions[1], actions[2], lower[-1], decision_area)
+        left = SEAT_MARGIN + (seat - 1) * (width + SEAT_GAP)
+        rect = (left, top, width, PANEL_BOTTOM - top)
+        spots = self.seat_spots(seat)
+        return arrange(seat, rect, spots, self.has_payout, self.rail_values, self.bonus_values,
+                       self.war_tie, min(self.max_spots_per_seat, len(spots)))
 
 
-def chip_values(p: Paytable, count: int) -> tuple[int, ...]:
-    """The chip selector's denominations: standard chips within the table's limits.
+def chip_values(p: Paytable, most: int) -> tuple[int, ...]:
+    """The chip rail's denominations: from the table minimum up to the maximum (SPEC §6).
 
-    Starts at the smallest wager a tap can place (the lower of the Initial and
-    Tie minimums) and keeps ``count`` standard denominations up to the largest
-    Initial Wager; every chip is a multiple of the paytable's unit.
+    The smallest chip is the Initial Wager's minimum, the table minimum; the
+    others are the standard casino denominations above it up to the Initial
+    Wager's maximum ($5, $25, $100, $500 ...: the $2 and $10 chips are left
+    out, as on most tables), each a multiple of the paytable's unit. At most
+    ``most`` of them, the smallest and the largest always among them.
     """
-    low = min(p.limits.initial.min_cents, p.limits.tie.min_cents)
-    high = max(p.limits.initial.max_cents, p.limits.tie.max_cents)
-    usable = [d for d in CHIP_DENOMINATIONS
-              if low <= d <= high and d % p.unit_cents == 0 and d not in (200, 1000)]
-    if not usable:
-        usable = [low]
-    return tuple(usable[:count])
+    low, high = p.limits.initial.min_cents, p.limits.initial.max_cents
+    above = [d for d in CHIP_DENOMINATIONS
+             if low < d <= high and d % p.unit_cents == 0 and d not in (200, 1000)]
+    return thin([low, *above], most)
 
 
 def _seat_width(seats: int) -> float:
-    return (LOGICAL_W - 16 - (seats - 1) * GAP) / seats
-
-
-def _row(left: float, top: float, width: float, count: int, height: float) -> list[Rect]:
-    if count == 0:
-        return []
-    w = (width - (count - 1) * GAP) / count
-    return [(left + i * (w + GAP), top, w, height) for i in range(count)]
+    return (LOGICAL_W - 2 * SEAT_MARGIN - (seats - 1) * SEAT_GAP) / seats

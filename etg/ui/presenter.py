@@ -91,6 +91,8 @@ class ChipFlight:
     origin: tuple[float, float]
     dest: tuple[float, float]
     seat: int
+    lands_on: tuple[int, BetKind] | None = None
+    """A placed wager's (spot, kind) on the seat's felt: its stack grows when the chips land."""
 
     @property
     def end(self) -> float:
@@ -185,6 +187,15 @@ class Presenter:
         """Animations on screen at ``now``, in the order they started."""
         return [a for a in self.animations if a.start <= now < a.end]
 
+    def landing(self, now: float) -> dict[tuple[int, int, BetKind], int]:
+        """Cents still flying to each (seat, spot, kind) circle: not on its stack yet."""
+        flying: dict[tuple[int, int, BetKind], int] = {}
+        for a in self.animations:
+            if isinstance(a, ChipFlight) and a.lands_on is not None and now < a.end:
+                key = (a.seat, *a.lands_on)
+                flying[key] = flying.get(key, 0) + a.amount
+        return flying
+
     def spin(self) -> WheelSpin | None:
         return next((a for a in self.animations if isinstance(a, WheelSpin)), None)
 
@@ -206,10 +217,9 @@ class Presenter:
             elif isinstance(event, WagerPlaced):
                 self._add(self._wager(event, now))
             elif isinstance(event, DecisionMade) and event.decision is Decision.WAR:
-                box = self._seat_box(event.seat, event.spot)
                 self._add(ChipFlight(event.war_tie + state.round.wagers[
-                    event.seat - 1][event.spot - 1].war, now, box, self._spot(event.spot),
-                    event.seat))
+                    event.seat - 1][event.spot - 1].war, now, self._rail(event.seat),
+                    self._circle(event.seat, event.spot, BetKind.INITIAL), event.seat))
             elif isinstance(event, WheelStopped):
                 spin = WheelSpin(event.stops.community, event.stops.seat, event.stops.hot_spot,
                                  now, now + self.wheel_seconds)
@@ -283,12 +293,10 @@ class Presenter:
         return CardFlight(key, event.card.code, start, layout.shoe_mouth, dest)
 
     def _wager(self, event: WagerPlaced, now: float) -> ChipFlight:
-        if event.kind is BetKind.BONUS_SPIN:
-            seat = self.layout.seat(event.seat)
-            origin = _centre(seat.bonus[0][1]) if seat.bonus else _centre(seat.rect)
-            return ChipFlight(event.amount, now, origin, self._wheel(), event.seat)
-        return ChipFlight(event.amount, now, self._seat_box(event.seat, event.spot),
-                          self._spot(event.spot), event.seat)
+        """A placed wager's chips, from the seat's rail to the circle they now stand on."""
+        return ChipFlight(event.amount, now, self._rail(event.seat),
+                          self._circle(event.seat, event.spot, event.kind, event.amount),
+                          event.seat, (event.spot, event.kind))
 
     def _settled(self, event: WagerSettled, start: float) -> ChipFlight | None:
         origin = self._wheel() if event.spot == 0 else self._spot(event.spot)
@@ -300,11 +308,23 @@ class Presenter:
                               event.seat)
         return None
 
-    def _seat_box(self, seat: int, spot: int) -> tuple[float, float]:
-        for box_spot, rect in self.layout.seat(seat).spot_boxes:
-            if box_spot == spot:
-                return _centre(rect)
-        return _centre(self.layout.seat(seat).rect)
+    def _rail(self, seat: int) -> tuple[float, float]:
+        return _centre(self.layout.seat(seat).rail)
+
+    def _circle(self, seat: int, spot: int, kind: BetKind, amount: int = 0) -> tuple[float, float]:
+        """The centre of the seat's circle for a wager of ``kind`` on ``spot``."""
+        layout = self.layout.seat(seat)
+        if kind is BetKind.BONUS_SPIN:
+            rect = next((r for value, r in layout.bonus if value == amount), layout.bonus_area)
+            return _centre(rect if rect is not None else layout.rail)
+        area = layout.area(spot)
+        if area is None:
+            return _centre(layout.felt)
+        if kind is BetKind.TIE:
+            return _centre(area.tie)
+        if kind is BetKind.PROGRESSIVE_PAYOUT and area.payout is not None:
+            return _centre(area.payout)
+        return _centre(area.initial)
 
     def _spot(self, spot: int) -> tuple[float, float]:
         return _centre(self.layout.spot_badge(spot))

@@ -5,6 +5,11 @@ state and turns taps and keys into commands for the App to send. Which
 commands are accepted is the engine's business: a button tapped at the
 wrong time is sent anyway and the engine's reason is shown. The scene only
 lights the buttons a player or dealer is expected to use next.
+
+Players bet on the felt (:mod:`etg.ui.felt`): :meth:`TableScene.hit_targets`
+lists everything a finger can touch now with the command a tap sends, and
+the App hit-tests exactly that list. The seats' panels are drawn by
+:mod:`etg.ui.seat_panel`.
 """
 
 from __future__ import annotations
@@ -19,22 +24,15 @@ import pygame
 from etg.core.cards import Card
 from etg.core.commands import (
     Actor,
-    BetKind,
-    ClearWagers,
     Command,
     Deal,
-    Decide,
-    DoubleWagers,
     NextRound,
     OpenBets,
-    PlaceBonusSpin,
-    PlaceWager,
-    RepeatWagers,
     Void,
     WarDeal,
 )
 from etg.core.commands import CloseBets as CloseBetsCommand
-from etg.core.events import DecisionMade, Event, RoundComplete, RoundVoided
+from etg.core.events import BetsOpened, DecisionMade, Event, RoundComplete, RoundVoided
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.money import format_cents
 from etg.core.paytable import Decision
@@ -45,8 +43,9 @@ from etg.ui.assets import Style, fit_text, text
 from etg.ui.audio import Cue
 from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
+from etg.ui.felt import Target, betting_targets, decision_targets
 from etg.ui.input import Touch
-from etg.ui.layout import WHEEL_BOX, SeatLayout, TableLayout
+from etg.ui.layout import TableLayout
 from etg.ui.presenter import (
     CARD_FLIGHT_S,
     CHIP_FLIGHT_S,
@@ -57,6 +56,8 @@ from etg.ui.presenter import (
     Presenter,
 )
 from etg.ui.scene import Scene
+from etg.ui.seat_layout import SeatLayout
+from etg.ui.seat_panel import draw_panel_now, print_panel
 from etg.ui.theme import shade
 from etg.ui.wheel import WheelView, celebrate
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
@@ -67,8 +68,6 @@ HISTORY_CARD_W = 32
 BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
 SEAT_MESSAGE_S = 3.0
 
-_KIND_LABELS = {"initial": "MAIN", "tie": "TIE", "payout": "PAYOUT"}
-_KINDS = {"initial": BetKind.INITIAL, "tie": BetKind.TIE, "payout": BetKind.PROGRESSIVE_PAYOUT}
 _OUTCOMES = {"higher": ("WIN", theme.WIN), "lower": ("LOSE", theme.LOSE), "tie": ("TIE", theme.WAR)}
 _LEVEL_NAMES = {"primary": "JACKPOT", "secondary": "MINI JACKPOT",
                 "progressive_payout": "PROGRESSIVE PAYOUT"}
@@ -113,15 +112,6 @@ _LIT = {DealerAction.OPEN: "open", DealerAction.CLOSE: "close", DealerAction.DEA
         DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle"}
 
 
-@dataclass
-class SeatControls:
-    """A seat's choices on its panel that are not wagers yet: the chip and the bet kind."""
-
-    chip: int
-    kind: str = "initial"
-    war_tie: bool = False
-
-
 @dataclass(frozen=True)
 class HistoryEntry:
     round_number: int
@@ -149,8 +139,14 @@ class TableScene(Scene):
         self.presenter = Presenter(self.layout, state, wheel_seconds=seconds, audio=app.audio,
                                    big_win_multiple=app.cabinet.sound.big_win_multiple)
         self._tick_segment: int | None = None  # the Community segment last under the pointer
-        self.controls = {seat: SeatControls(self.layout.chip_values[0])
-                         for seat in range(1, state.paytable.seats + 1)}
+        # The chip each seat has in hand: the only choice the screen keeps, and only for the
+        # round (each round starts with the table minimum, issue 12).
+        self.in_hand = {seat: self.layout.chip_values[0]
+                        for seat in range(1, state.paytable.seats + 1)}
+        self._targets_state: TableState | None = None
+        self._targets_key: tuple[tuple[int, ...], bool] | None = None
+        self._targets: list[Target] = []
+        self._by_seat: dict[int, list[Target]] = {}  # the targets above, seat by seat
         self.seat_messages: dict[int, tuple[str, float]] = {}
         self.history: deque[HistoryEntry] = deque(_history(app.table.ledger.rounds(
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
@@ -166,6 +162,8 @@ class TableScene(Scene):
     def table_changed(self, state: TableState, events: list[Event]) -> None:
         self.presenter.push(state, events)
         for event in events:
+            if isinstance(event, BetsOpened):
+                self.in_hand = dict.fromkeys(self.in_hand, self.layout.chip_values[0])
             if isinstance(event, DecisionMade) and event.by_default:
                 words = ("SURRENDERED AT TIME-OUT" if event.decision is Decision.SURRENDER
                          else "WAR AT TIME-OUT")
@@ -205,24 +203,49 @@ class TableScene(Scene):
 
     # --- input ----------------------------------------------------------------------------------
 
+    def hit_targets(self, now: float) -> list[Target]:
+        """Everything a finger can touch now, in drawing order, with what a tap sends.
+
+        The App hit-tests exactly these (:meth:`buttons`), so this is the list to
+        check for touch-target sizes. Rebuilt only when the table, the chips in hand
+        or the tilt change.
+        """
+        table = self.app.table
+        key = (tuple(self.in_hand.values()), table.tilted)
+        if table.state is not self._targets_state or key != self._targets_key:
+            self._targets_state, self._targets_key = table.state, key
+            self._targets = self._build_targets(table.state)
+            self._by_seat = {}
+            for target in self._targets:
+                if target.name.startswith("seat:"):
+                    self._by_seat.setdefault(int(target.name.split(":", 2)[1]), []).append(target)
+        return self._targets
+
     def buttons(self, now: float) -> Sequence[Button]:
-        state: TableState = self.app.table.state
+        return [target.button for target in self.hit_targets(now)]
+
+    def _build_targets(self, state: TableState) -> list[Target]:
         lit = _LIT.get(dealer_next(state))
-        out = [Button(self.layout.console_button(i, len(CONSOLE)), key.label, f"dealer:{key.tag}",
-                      hot=key.tag == lit and not self.app.table.tilted,
-                      colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22)
+        out = [Target(Button(self.layout.console_button(i, len(CONSOLE)), key.label,
+                             f"dealer:{key.tag}", hot=key.tag == lit and not self.app.table.tilted,
+                             colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22))
                for i, key in enumerate(CONSOLE)]
-        out.append(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22))
-        out.append(Button((1720.0, 8.0, 180.0, 48.0), "OPERATOR", "menu", size=22,
-                          colour=theme.PANEL_LIGHT))
+        out.append(Target(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22)))
+        out.append(Target(Button((1720.0, 8.0, 180.0, 48.0), "OPERATOR", "menu", size=22,
+                                 colour=theme.PANEL_LIGHT)))
         pending = state.pending_decisions()
         for seat in self.layout.seat_layouts:
-            mine = [spot for s, spot in pending if s == seat.seat]
+            mine = sorted(spot for s, spot in pending if s == seat.seat)
             if mine:
-                out.extend(self._decision_buttons(seat, mine))
-            else:
-                out.extend(self._betting_buttons(seat, state))
+                out.extend(decision_targets(seat, state, mine))
+            elif state.phase is Phase.BETTING:
+                out.extend(betting_targets(seat, state, self.in_hand[seat.seat]))
+            out.append(Target(self._cash_out_button(seat)))
         return out
+
+    def _cash_out_button(self, seat: SeatLayout) -> Button:
+        return Button(seat.cash_out, "CASH OUT", f"seat:{seat.seat}:cashout",
+                      colour=theme.PANEL_LIGHT, size=18)
 
     def tap(self, button: Button, touch: Touch) -> None:
         parts = button.tag.split(":")
@@ -233,7 +256,10 @@ class TableScene(Scene):
         elif parts[0] == "menu":
             self.open_menu()
         elif parts[0] == "seat":
-            self._seat_tap(int(parts[1]), parts[2], parts[3:])
+            target = next((t for t in self.hit_targets(self.app.now) if t.name == button.tag),
+                          None)
+            if target is not None:
+                self._seat_tap(int(parts[1]), parts[2], parts[3:], target.command)
 
     def key(self, key: int, unicode: str) -> bool:
         for console_key in CONSOLE:
@@ -285,40 +311,14 @@ class TableScene(Scene):
                                       "next_round": NextRound()}
         return simple[action]
 
-    def _seat_tap(self, seat: int, what: str, args: list[str]) -> None:
-        controls = self.controls[seat]
+    def _seat_tap(self, seat: int, what: str, args: list[str], command: Command | None) -> None:
         if what == "chip":
-            controls.chip = int(args[0])
-        elif what == "kind":
-            controls.kind = args[0]
-        elif what == "spot":
-            spot = int(args[0])
-            kind = _KINDS[controls.kind]
-            amount = controls.chip
-            payout = self.app.table.state.paytable.progressive_payout
-            if kind is BetKind.PROGRESSIVE_PAYOUT and payout is not None:
-                amount = payout.wager_cents  # a fixed amount (MD Ch. 7 F(3))
-            self._player(seat, PlaceWager(seat, spot, kind, amount))
-        elif what == "bonus":
-            self._player(seat, PlaceBonusSpin(seat, int(args[0])))
-        elif what == "clear":
-            self._player(seat, ClearWagers(seat))
-        elif what == "repeat":
-            self._player(seat, RepeatWagers(seat))
-        elif what == "double":
-            self._player(seat, DoubleWagers(seat))
+            self.in_hand[seat] = int(args[0])
         elif what == "cashout":
             self.app.request_cash_out(seat)
             self.seat_messages[seat] = ("ATTENDANT CALLED", self.app.now + SEAT_MESSAGE_S)
-        elif what == "wartie":
-            controls.war_tie = not controls.war_tie
-        elif what in ("war", "surrender"):
-            spot = int(args[0])
-            decision = Decision.WAR if what == "war" else Decision.SURRENDER
-            war_tie = 0
-            if decision is Decision.WAR and controls.war_tie:
-                war_tie = self.app.table.state.paytable.limits.tie.min_cents
-            self._player(seat, Decide(seat, spot, decision, war_tie))
+        elif command is not None:  # a circle, CLEAR / REPEAT / DOUBLE, WAR / SURRENDER
+            self._player(seat, command)
 
     def _player(self, seat: int, command: Command) -> None:
         refusal = self.app.send(command, Actor.PLAYER, quiet=True)
@@ -340,65 +340,6 @@ class TableScene(Scene):
             app.last_activity = now
             app.push(AttractScene(app))
 
-    # --- the seat panels' buttons ---------------------------------------------------------------
-
-    def _betting_buttons(self, seat: SeatLayout, state: TableState) -> list[Button]:
-        n = seat.seat
-        controls = self.controls[n]
-        betting = state.phase is Phase.BETTING
-        idle = theme.BUTTON if betting else theme.BUTTON_OFF
-        out = [Button(rect, "", f"seat:{n}:chip:{value}", hot=value == controls.chip,
-                      colour=theme.PANEL)
-               for value, rect in seat.chips]
-        out += [Button(rect, _KIND_LABELS[kind], f"seat:{n}:kind:{kind}",
-                       hot=kind == controls.kind, colour=theme.PANEL_LIGHT, size=18)
-                for kind, rect in seat.kinds]
-        grid = state.round.wagers if state.phase is Phase.BETTING else state.round.placed
-        wagers = grid[n - 1]
-        for spot, rect in seat.spot_boxes:
-            w = wagers[spot - 1]
-            label = format_cents(w.initial, whole_dollars=True) if w.initial else f"SPOT {spot}"
-            extra = " ".join(part for part in (
-                f"T {format_cents(w.tie, whole_dollars=True)}" if w.tie else "",
-                "PP" if w.progressive_payout else "") if part)
-            out.append(Button(rect, label, f"seat:{n}:spot:{spot}", colour=(
-                shade(theme.seat_colour(n), 0.55) if w.initial else theme.FELT_DARK),
-                size=18 if w.initial else 14, sublabel=extra))
-        out += [Button(seat.clear, "CLEAR", f"seat:{n}:clear", colour=idle, size=16),
-                Button(seat.repeat, "REPEAT", f"seat:{n}:repeat", colour=idle, size=16),
-                Button(seat.double, "DOUBLE", f"seat:{n}:double", colour=idle, size=16)]
-        bonus_grid = state.round.bonus_spin if state.phase is Phase.BETTING else (
-            state.round.bonus_placed)
-        bonus_on = bonus_grid[n - 1] if bonus_grid else 0
-        out += [Button(rect, f"BONUS {format_cents(value, whole_dollars=True)}",
-                       f"seat:{n}:bonus:{value}", hot=bonus_on == value, colour=theme.BONUS,
-                       size=15)
-                for value, rect in seat.bonus]
-        out.append(Button(seat.cash_out, "CASH OUT", f"seat:{n}:cashout",
-                          colour=theme.PANEL_LIGHT, size=15))
-        return out
-
-    def _decision_buttons(self, seat: SeatLayout, spots: list[int]) -> list[Button]:
-        n = seat.seat
-        x, y, w, _ = seat.decision_area
-        out: list[Button] = []
-        paytable = self.app.table.state.paytable
-        if paytable.war_tie_wager:
-            tie = format_cents(paytable.limits.tie.min_cents, whole_dollars=True)
-            out.append(Button((x, y, w, 50.0), f"+ TIE {tie} ON THE WAR",
-                              f"seat:{n}:wartie", hot=self.controls[n].war_tie,
-                              colour=theme.PANEL_LIGHT, size=16))
-            y += 56
-        for spot in spots[:3]:
-            half = (w - 6) / 2
-            out.append(Button((x, y + 22, half, 58.0), "WAR", f"seat:{n}:war:{spot}",
-                              colour=theme.WAR, size=22, sublabel=f"SPOT {spot}"))
-            out.append(Button((x + half + 6, y + 22, half, 58.0), "SURRENDER",
-                              f"seat:{n}:surrender:{spot}", colour=theme.SURRENDER, size=17,
-                              sublabel=f"SPOT {spot}"))
-            y += 88
-        return out
-
     # --- drawing --------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
@@ -414,17 +355,26 @@ class TableScene(Scene):
             self.wheel.draw(surface, self.layout.wheel_centre, now)
             self._draw_wheel_result(surface, shown, now)
         pressed = self.app.pressed_tags(self)
-        buttons = self.buttons(now)
-        by_seat: dict[int, list[Button]] = {}
-        for button in buttons:
-            if button.tag.startswith("seat:"):
-                by_seat.setdefault(int(button.tag.split(":", 2)[1]), []).append(button)
-            else:
-                draw_button(surface, button, button.tag in pressed)
-        pending_seats = {seat for seat, _ in self.app.table.state.pending_decisions()}
+        for target in self.hit_targets(now):
+            if not target.name.startswith("seat:"):
+                draw_button(surface, target.button, target.name in pressed)
+        state = self.app.table.state
+        tied: dict[int, list[int]] = {}
+        for seat_number, spot in state.pending_decisions():
+            tied.setdefault(seat_number, []).append(spot)
+        betting = state.phase is Phase.BETTING and not self.app.table.tilted
+        landing = self.presenter.landing(now)
         for seat in self.layout.seat_layouts:
-            self._draw_seat(surface, seat, shown, by_seat.get(seat.seat, []), pressed,
-                            pending_seats, now)
+            n = seat.seat
+            message = self.seat_messages.get(n)
+            draw_panel_now(surface, seat, shown, self.presenter.credits[n - 1],
+                           self._by_seat.get(n, []), pressed,
+                           self.in_hand[n] if betting else None,
+                           tied.get(n, []),
+                           message[0] if message is not None and message[1] > now else None,
+                           landing)
+            if shown.phase is Phase.COMPLETE and self.settled(now):
+                self._draw_seat_result(surface, seat, shown)
         self._draw_animations(surface, now)
         tilt = self.app.table.tilt
         if tilt is not None:
@@ -552,7 +502,7 @@ class TableScene(Scene):
             return
         words = (f"COMMUNITY {bonus.community_ring[stops.community].symbol}  ·  "
                  f"HOT SPOT SEAT {stops.seat}  ·  {bonus.hot_spot_ring[stops.hot_spot].symbol}")
-        x, y, w, h = WHEEL_BOX
+        x, y, w, h = self.layout.wheel_box
         plate = pygame.Rect(round(x) + 40, round(y + h) - 44, round(w) - 80, 40)
         pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
         pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
@@ -633,49 +583,6 @@ class TableScene(Scene):
         for i, seat in enumerate(seats[-6:]):
             pygame.draw.circle(surface, theme.seat_colour(seat),
                                (badge.right - 10 - i * 14, badge.centery), 6)
-
-    def _draw_seat(self, surface: pygame.Surface, seat: SeatLayout, shown: TableState,
-                   buttons: Sequence[Button], pressed: set[str], pending_seats: set[int],
-                   now: float) -> None:
-        n = seat.seat
-        rect = pygame.Rect(*map(round, seat.rect))
-        pending = n in pending_seats
-        if pending:  # the panel itself is part of the background; a tie lights its edge
-            pygame.draw.rect(surface, theme.WAR, rect, width=3, border_radius=14)
-        head = pygame.Rect(rect.x, rect.y, rect.width, 44)
-        credits = self.presenter.credits[n - 1]
-        draw_text(surface, format_cents(credits), 24, theme.WIN, (rect.right - 10, head.centery),
-                  "midright", max_width=rect.width - 100)
-        for button in buttons:  # this seat's own, in drawing order
-            draw_button(surface, button, button.tag in pressed)
-            if ":chip:" in button.tag:
-                value = int(button.tag.rsplit(":", 1)[1])
-                size = round(min(button.rect[2], button.rect[3]) - 6)
-                b = pygame.Rect(*map(round, button.rect))
-                surface.blit(chip(value, size), chip(value, size).get_rect(center=b.center))
-        staked = shown.round.staked[n - 1] if shown.round.staked else 0
-        if staked and not pending:
-            draw_text(surface, f"THIS ROUND  {format_cents(staked)}", 16, theme.TEXT_DIM,
-                      (rect.centerx, rect.bottom - 18), style=Style.CONDENSED)
-        if pending:
-            self._draw_decision_labels(surface, seat, now)
-        if shown.phase is Phase.COMPLETE and self.settled(now):
-            self._draw_seat_result(surface, seat, shown)
-        message = self.seat_messages.get(n)
-        if message is not None and message[1] > now:
-            box = pygame.Rect(rect.x + 6, rect.bottom - 40, rect.width - 12, 34)
-            pygame.draw.rect(surface, (90, 16, 20), box, border_radius=8)
-            draw_text(surface, message[0], 15, theme.WHITE, box.center, max_width=box.width - 8)
-
-    def _draw_decision_labels(self, surface: pygame.Surface, seat: SeatLayout,
-                              now: float) -> None:
-        x, y, w, _ = seat.decision_area
-        if self.app.table.state.paytable.war_tie_wager:
-            y += 56
-        remaining = self.app.timekeeper.remaining(now)
-        clock = "" if remaining is None else f"  ·  {int(remaining + 0.999)}s"
-        draw_text(surface, f"TIE!  WAR OR SURRENDER?{clock}", 15, theme.WAR,
-                  (x + w / 2, y + 10), max_width=round(w))
 
     def _draw_seat_result(self, surface: pygame.Surface, seat: SeatLayout,
                           shown: TableState) -> None:
@@ -784,19 +691,6 @@ def _history(records: list[dict[str, Any]]) -> list[HistoryEntry]:
     return sorted(entries, key=lambda e: -e.round_number)
 
 
-def _seat_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
-    """A seat's panel in its colour, with its name in the header."""
-    rect = pygame.Rect(*map(round, seat.rect))
-    colour = theme.seat_colour(seat.seat)
-    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=14)
-    pygame.draw.rect(surface, shade(colour, 0.8), rect, width=2, border_radius=14)
-    head = pygame.Rect(rect.x, rect.y, rect.width, 44)
-    pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
-                     border_top_right_radius=14)
-    draw_text(surface, f"SEAT {seat.seat}", 18, theme.WHITE, (rect.x + 12, head.centery),
-              "midleft")
-
-
 def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
     """The felt, the rail and the printed layout: drawn once, blitted every frame."""
     surface = pygame.Surface((1920, 1080))
@@ -821,8 +715,8 @@ def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
                  fit_text(motto, 20, theme.GOLD, round(mw) - 40, Style.SERIF).get_rect(
                      midbottom=(round(mx + mw / 2), round(my) - 2)))
     if layout.has_wheel:
-        draw_panel(surface, WHEEL_BOX, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
+        draw_panel(surface, layout.wheel_box, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
     for seat in layout.seat_layouts:
-        _seat_panel(surface, seat)
+        print_panel(surface, seat)
     return surface.convert() if pygame.display.get_surface() is not None else surface
 

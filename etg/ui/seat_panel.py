@@ -1,0 +1,80 @@
+"""A seat's panel on the table screen: its header, its piece of the felt and its buttons.
+
+:func:`print_panel` draws what never changes into the table's background;
+:func:`draw_panel_now` the rest each frame from the shown state: the credits,
+the wagers on the felt, the seat's buttons (lit, pressed or, while betting is
+closed, greyed), a tied spot ringed in the War colour, and a short message
+(a refusal in the players' words, "ATTENDANT CALLED"). Drawing changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pygame
+
+from etg.core.commands import BetKind
+from etg.core.money import format_cents
+from etg.core.state import TableState
+from etg.ui import theme
+from etg.ui.felt import Target
+from etg.ui.felt_art import draw_bets, mark_tied, print_felt
+from etg.ui.seat_layout import HEADER_H, SeatLayout
+from etg.ui.theme import shade
+from etg.ui.widgets import Button, draw_button, draw_text
+
+MESSAGE_H = 40
+
+
+def print_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
+    """The seat's panel in its colour, its name in the header, and its felt."""
+    rect = _rect(seat.rect)
+    colour = theme.seat_colour(seat.seat)
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=14)
+    pygame.draw.rect(surface, shade(colour, 0.8), rect, width=2, border_radius=14)
+    head = pygame.Rect(rect.x, rect.y, rect.width, round(HEADER_H))
+    pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
+                     border_top_right_radius=14)
+    draw_text(surface, f"SEAT {seat.seat}", 18, theme.WHITE, (rect.x + 12, head.centery),
+              "midleft")
+    print_felt(surface, seat)
+
+
+def draw_panel_now(surface: pygame.Surface, seat: SeatLayout, shown: TableState, credits: int,
+                   targets: Sequence[Target], pressed: set[str], in_hand: int | None,
+                   tied: list[int], message: str | None,
+                   landing: Mapping[tuple[int, int, BetKind], int]) -> None:
+    """The seat as shown now.
+
+    ``targets`` are the seat's own, in drawing order; ``in_hand`` is the chip
+    in hand while the seat may bet (None otherwise); ``tied`` the spots
+    waiting for its War or Surrender; ``landing`` the chips still flying to
+    the felt (:func:`etg.ui.felt_art.draw_bets`).
+    """
+    rect = _rect(seat.rect)
+    if tied:  # the panel is part of the background; a tie lights its edge
+        pygame.draw.rect(surface, theme.WAR, rect, width=3, border_radius=14)
+    draw_text(surface, format_cents(credits), 24, theme.WIN,
+              (rect.right - 10, rect.y + HEADER_H / 2), "midright", max_width=rect.width - 100)
+    draw_bets(surface, seat, shown, in_hand, {t for t in pressed if t.startswith("seat:")},
+              landing)
+    if in_hand is None:
+        for where, words in ((seat.clear, "CLEAR"), (seat.repeat, "REPEAT"),
+                             (seat.double, "DOUBLE")):
+            draw_button(surface, Button(where, words, "", enabled=False, size=18))
+    if tied:
+        mark_tied(surface, seat, tied)
+    for target in targets:
+        if not target.felt:
+            draw_button(surface, target.button, target.name in pressed)
+    if message is not None:
+        x, y, w, _ = seat.felt
+        box = pygame.Rect(round(x), round(y), round(w), MESSAGE_H)
+        pygame.draw.rect(surface, (90, 16, 20), box, border_radius=8)
+        pygame.draw.rect(surface, theme.TILT, box, width=2, border_radius=8)
+        draw_text(surface, message, 16, theme.WHITE, box.center, max_width=box.width - 10)
+
+
+def _rect(rect: tuple[float, float, float, float]) -> pygame.Rect:
+    x, y, w, h = rect
+    return pygame.Rect(round(x), round(y), round(x + w) - round(x), round(y + h) - round(y))
