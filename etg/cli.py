@@ -398,15 +398,26 @@ def _db_option(f: Any) -> Any:
 @click.option("--full", is_flag=True,
               help="Recompute every row from the first round (streaming, with progress), "
                    "not only from the newest checkpoint.")
+@click.option("--events", is_flag=True,
+              help="Also decode every round's events and make its summary again (slower).")
+@click.option("--archive", "archives", multiple=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="An archive of this ledger (etg ledger archive): its links are walked as "
+                   "one chain with the ledger's. May be given more than once.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def ledger_verify(db_path: Path, full: bool, as_json: bool) -> None:
+def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
+                  as_json: bool) -> None:
     """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
+    from etg.ledger.archive import check_archives
     from etg.ledger.verify import active_tilts, verify
 
     store = _open_ledger(db_path)
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
-            problems = verify(store, full=full, progress=tick)
+            problems = verify(store, full=full, progress=tick, events=events or None)
+        if archives:
+            with store.reading():
+                problems += check_archives(store, list(archives))
         with store.reading():
             rounds = store.round_count()
             tilts = active_tilts(store)
@@ -429,6 +440,44 @@ def ledger_verify(db_path: Path, full: bool, as_json: bool) -> None:
         click.echo(f"{db_path}: {rounds} rounds, {verdict}")
     if problems or tilts:
         sys.exit(1)
+
+
+@ledger.command("archive")
+@_db_option
+@click.option("--before", required=True, metavar="DATE",
+              help="Archive the rounds that ended before this date (YYYY-MM-DD, UTC) or ISO "
+                   "time: up to the last checkpoint between rounds before it.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The archive file to write (never overwritten).")
+def ledger_archive(db_path: Path, before: str, out: Path) -> None:
+    """Move old completed rounds into a verifiable archive file; meters and checkpoints stay.
+
+    The archive and the ledger verify as one chain (etg ledger verify --full --archive FILE).
+    Writes the ledger: refused while the kiosk or another writer holds it.
+    """
+    from etg.ledger.archive import archive
+    from etg.ledger.store import Ledger, LedgerError
+
+    _logging("archive")
+    if before.isdigit():
+        _refuse(f"etg ledger archive: --before {before!r} is not a date (YYYY-MM-DD) or ISO time")
+    moment = str(_span(before, None).since)  # the start of that day (or that instant), UTC
+    if not db_path.exists():
+        _refuse(f"{db_path}: no such ledger")
+    with _writer_lock(db_path):
+        try:
+            store = Ledger.open(db_path)
+        except LedgerError as error:
+            _refuse(str(error))
+        try:
+            done = archive(store, moment, out)
+        except LedgerError as error:
+            _refuse(str(error), code=1)
+        finally:
+            store.close()
+    rounds = "no rounds" if done.rounds is None else f"rounds {done.rounds[0]} to {done.rounds[1]}"
+    click.echo(f"{db_path}: entries {done.first} to {done.last} ({rounds}) moved to {out} "
+               f"(sha256 {done.sha256})")
 
 
 @ledger.command("tilts")

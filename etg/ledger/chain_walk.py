@@ -42,11 +42,14 @@ MAX_REPORTED = 100
 
 @dataclass(frozen=True)
 class Stretch:
-    """Entries ``low``..``high`` of the chain; entries up to ``verbose_until`` are verbose."""
+    """Entries ``low``..``high`` of the chain; entries up to ``verbose_until`` are verbose;
+    ``previous``: the hash entry ``low`` follows when the file does not hold the entry
+    before it (the head of an archive, or the genesis)."""
 
     low: int
     high: int
     verbose_until: int
+    previous: bytes | None = None
 
 
 def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
@@ -57,7 +60,8 @@ def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
     problems: list[str] = []
     count = 0
     expected = stretch.low
-    previous = _hash_before(conn, stretch.low)
+    previous = stretch.previous if stretch.previous is not None else _hash_before(conn,
+                                                                                   stretch.low)
     if stretch.low <= stretch.verbose_until:
         cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
                               f"ORDER BY seq", [stretch.low, min(stretch.high,
@@ -99,7 +103,8 @@ def start(path: Path, key: bytes, stretch: Stretch, workers: int
         return None
     size = stretch.high - stretch.low + 1
     step = -(-size // workers)
-    parts = [Stretch(low, min(low + step - 1, stretch.high), stretch.verbose_until)
+    parts = [Stretch(low, min(low + step - 1, stretch.high), stretch.verbose_until,
+                     stretch.previous if low == stretch.low else None)
              for low in range(stretch.low, stretch.high + 1, step)]
     pool = ProcessPoolExecutor(max_workers=len(parts), mp_context=get_context("spawn"))
     return pool, [pool.submit(_check_file, str(path), key, part) for part in parts]

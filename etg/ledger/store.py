@@ -154,6 +154,8 @@ class Ledger:
         self.layouts = Layouts()
         self._settings: dict[str, str | None] = {}
         self._head_seq, self._head_hash, self._rounds = self._read_head()
+        self.carried: dict[str, Any] = {}  # what archived entries left behind for readers
+        self._read_carried()
         self._read_layouts()
         self.ledger_id = ""
         self.kind: LedgerKind | None = None
@@ -449,6 +451,9 @@ class Ledger:
         return self._rounds
 
     def genesis(self) -> dict[str, Any] | None:
+        if self.carried.get("genesis") is not None:  # archived: never look for it
+            carried: dict[str, Any] = self.carried["genesis"]
+            return carried
         found: dict[str, Any] | None = self._first(EntryKind.GENESIS)
         return found
 
@@ -456,11 +461,15 @@ class Ledger:
         """A setting's newest value (kept in memory once read: asked for at every round)."""
         if key not in self._settings:
             value = self._last(EntryKind.SETTING, key)
+            if value is None:  # recorded before an archive's cut
+                value = self.carried.get("settings", {}).get(key)
             self._settings[key] = None if value is None else str(value)
         return self._settings[key]
 
     def paytable_source(self, sha256: str) -> dict[str, Any] | None:
         found: dict[str, Any] | None = self._last(EntryKind.PAYTABLE, sha256)
+        if found is None:  # recorded before an archive's cut
+            found = dict(self.carried.get("paytables", [])).get(sha256)
         return found
 
     def last_checkpoint(self) -> tuple[int, dict[str, Any], TableState] | None:
@@ -648,6 +657,8 @@ class Ledger:
         return seq, digest, int(last_round[0]) if last_round and last_round[0] else 0
 
     def _read_layouts(self) -> None:
+        found: list[tuple[int, Any, Any]] = [(int(seq), body, dictionary) for seq, body, dictionary
+                                             in self.carried.get("layouts", [])]
         rows = self.conn.execute(
             f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'schema' ORDER BY seq").fetchall()
         for row in rows:
@@ -655,16 +666,83 @@ class Ledger:
             if entry.tag == "layout":
                 body = entry.data()
                 if "unreadable" not in body:
-                    self.layouts.add(entry.seq, body)
-        for seq in self.layouts._seqs:  # each layout's first round primes the others
-            row = self.conn.execute(
+                    found.append((entry.seq, body, None))
+        for seq, body, dictionary in sorted(found, key=lambda f: f[0]):
+            layout = self.layouts.add(seq, body)
+            if dictionary is not None:  # its first round went to an archive
+                layout.dictionary = (dictionary[0].encode("utf-8"), dictionary[1].encode("utf-8"))
+        for seq, layout in zip(self.layouts._seqs, self.layouts._layouts, strict=True):
+            if layout.dictionary is not None:
+                continue
+            row = self.conn.execute(  # each layout's first round primes the others
                 f"SELECT {ENTRY_SELECT} FROM entries WHERE seq > ? AND kind = 'round' "
                 f"ORDER BY seq LIMIT 1", [seq]).fetchone()
             if row is not None:
-                entry_of(row, self.layouts).raw(header_only=False)  # an unreadable one: verify
+                with contextlib.suppress(ValueError, LookupError):  # unreadable: verify names it
+                    entry_of(row, self.layouts).raw(header_only=False)
+
+    def _read_carried(self) -> None:
+        """What archives took from before their cut and readers still need (the newest
+        archive's record carries all of it, the older ones' included)."""
+        rows = self.conn.execute(
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'schema' ORDER BY seq").fetchall()
+        for row in rows:
+            entry = entry_of(row, None)
+            if entry.tag == "archive":
+                body = entry.data()
+                if isinstance(body, dict) and "archived" in body:
+                    self.carried = body
+        if not self.carried and self.conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE name = 'archive'").fetchone():
+            text = self.conn.execute("SELECT carried FROM archive").fetchone()[0]
+            self.carried = json.loads(text)  # an archive file read as a ledger
+
+    def carried_before(self, cut: int) -> dict[str, Any]:
+        """What readers need from the entries before ``cut`` once they are archived."""
+        layouts = []
+        for seq, layout in zip(self.layouts._seqs, self.layouts._layouts, strict=True):
+            if seq < cut:
+                dictionary = layout.dictionary
+                layouts.append([seq, layout.body, None if dictionary is None else
+                                [dictionary[0].decode("utf-8"), dictionary[1].decode("utf-8")]])
+        paytables = {sha: body for sha, body in self.carried.get("paytables", [])}
+        settings = dict(self.carried.get("settings", {}))
+        migrations = self.carried.get("migrations")
+        sealed = self.carried.get("sealed_chain")
+        for entry in self.entries(until=cut - 1):
+            if entry.kind in ("command", "round", "event", "checkpoint"):
+                continue
+            body = entry.data()
+            if entry.kind == EntryKind.PAYTABLE.value and entry.tag:
+                paytables[entry.tag] = body
+            elif entry.kind == EntryKind.SETTING.value and entry.tag:
+                settings[entry.tag] = body
+            elif entry.kind == EntryKind.SCHEMA.value and isinstance(body, dict):
+                migrations = body.get("migrations", migrations)
+                sealed = body.get("sealed_chain", sealed)
+        return {"genesis": self.genesis(), "layouts": layouts,
+                "paytables": sorted([sha, body] for sha, body in paytables.items()),
+                "settings": settings, "migrations": migrations, "sealed_chain": sealed}
+
+    def forget_archived(self) -> None:
+        """Read again what the archive left behind (after :func:`etg.ledger.archive.archive`)."""
+        self._settings.clear()
+        self._read_carried()
+
+    def first_seq(self) -> int:
+        """The first entry the file holds: 1, or the one after the newest archive's cut."""
+        row = self.conn.execute("SELECT min(seq) FROM entries").fetchone()
+        return int(row[0]) if row and row[0] is not None else 1
+
+    def archived_head(self) -> tuple[int, bytes] | None:
+        """The last archived entry and its hash, as the live chain's archive entry records it."""
+        archived = self.carried.get("archived")
+        if not archived:
+            return None
+        return int(archived["last"]), bytes.fromhex(str(archived["head"]))
 
     def _read_genesis(self) -> None:
-        genesis = self._first(EntryKind.GENESIS)
+        genesis = self.genesis()
         genesis = genesis if isinstance(genesis, dict) else {}
         self.ledger_id = str(genesis.get("ledger_id", ""))
         kinds = {k.value: k for k in LedgerKind}

@@ -266,13 +266,23 @@ class _Checks:
         self.recount = Recount(ledger, events=events)
         newest = ledger.conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'"
                                      ).fetchone()[0]
+        self.first = ledger.first_seq()  # 1, or the first entry after an archive's cut
         self.start = 0 if full or newest is None else int(newest)
 
     def walk(self, progress: Progress | None) -> None:
         ledger = self.ledger
         key = ledger.key
         total, _ = ledger.head
-        stretch = chain_walk.Stretch(max(self.start, 1), total, _verbose_until(ledger))
+        low = max(self.start, self.first)
+        previous = None
+        if low == self.first > 1:  # the live chain follows the archive's last entry
+            archived = ledger.archived_head()
+            if archived is None or archived[0] != low - 1:
+                self._fail(f"entries rows 1 to {low - 1} are missing and no archive records "
+                           f"taking them")
+            else:
+                previous = archived[1]
+        stretch = chain_walk.Stretch(low, total, _verbose_until(ledger), previous)
         background = None
         if key is None:
             self.chain.append(Problem("chain", "the ledger key is not available here: the chain's "
@@ -569,6 +579,9 @@ _LEVEL_NAMES = tuple(level.value for level in LEVELS)
 
 def _verbose_until(ledger: Ledger) -> int:
     """The last verbose entry: the one the seal names (0 for a ledger born compact)."""
+    sealed = ledger.carried.get("sealed_chain")
+    if sealed:  # the seal went to an archive
+        return int(sealed["seq"])
     for entry in ledger.entries(kind=EntryKind.SCHEMA):
         body = entry.data()
         if entry.tag == "seal" and isinstance(body, dict) and "sealed_chain" in body:
