@@ -108,3 +108,17 @@ def test_a_restart_after_a_void_rebuilds_the_round_exactly(tmp_path: Path) -> No
     assert again.tilt is None
     assert again.state.round.wagers[1][1].tie == 0 and again.state.credits[1] == 9_500
     again.close()
+
+
+def test_a_voided_wager_is_a_row_of_its_own_in_the_csv_export(tmp_path: Path) -> None:
+    from etg.ledger.export import csv_lines
+
+    table = open_table(tmp_path / "l.db")
+    round_with_a_void(table)
+    table.send(MarkAbandoned(1), actor="supervisor")  # the round ends: its record is written
+    rows = "".join(csv_lines(table.ledger.rounds())).splitlines()
+    table.close()
+    voided = [r for r in rows if ",voided," in r]
+    # seat 2's $1 Tie on spot 2: its stake back, unsettled (MD Ch. 11 C)
+    assert [r.split(",")[4:] for r in voided] == [["2", "2", "tie", "voided", "100", "100", "0",
+                                                    "voided (tie)"]]

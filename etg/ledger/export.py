@@ -24,6 +24,7 @@ from etg.core.events import (
     ProgressiveAwarded,
     RoundVoided,
     WagerSettled,
+    WagerVoided,
 )
 from etg.core.settle import Result, WagerKind
 from etg.ledger.meters import round_events
@@ -83,7 +84,8 @@ def csv_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     ``envy_bonus``, detail the hand and who held it). A voided round keeps the
     rows of what was settled before the void, then one ``void`` row per seat
     with the amount the void credited back (negative when it took back a win
-    already paid), so that the seat's credits reconcile. Lines end in ``\\n``;
+    already paid), so that the seat's credits reconcile. A single wager voided
+    by a supervisor is a row of its own (result ``voided``, its stake paid back). Lines end in ``\\n``;
     the text comes a round at a time.
     """
     out = io.StringIO()
@@ -125,6 +127,10 @@ def _rows(events: list[Event]) -> list[list[Any]]:
                 rows.append([seat, spot, p.kind.value, p.result.value, p.stake, paid, capped,
                              detail if explained else ""])
                 detail = ""
+            case WagerVoided(seat=seat, spot=spot, wagers=wagers, target=target):
+                # A single-wager void (MD Ch. 11 C): each wager's whole stake back, unsettled.
+                rows += [[seat, spot, p.kind.value, Result.VOIDED.value, p.stake, p.stake, 0,
+                          f"voided ({target.value})"] for p in wagers]
             case RoundVoided(refunds=refunds):
                 rows += [[seat, 0, VOID_KIND, Result.VOIDED.value, 0, refund, 0, ""]
                          for seat, refund in enumerate(refunds, start=1) if refund]
