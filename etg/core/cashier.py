@@ -5,14 +5,20 @@ wagers a deal settles, so the engine stays a pure function at the speed a
 simulator needs. Winnings above the payout limit per hand (MD Ch. 2 B(5)(b))
 stay with the house and are recorded as ``capped``; meter awards are outside
 the limit unless the paytable says otherwise (SPEC §2).
+
+On a table with :class:`~etg.core.jackpot.JackpotRules`, a progressive award
+and any award at or above the hand-pay threshold are *held* instead of paid
+(MD Ch. 9 J(4)): they wait in :attr:`Cashier.held` for the engine to lock the
+table, and :meth:`Cashier.release` pays them once a floorperson validates.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from etg.core.events import Event, ProgressiveAwarded, WagerSettled
+from etg.core.events import Event, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
+from etg.core.jackpot import HeldAward
 from etg.core.paytable import ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
@@ -22,6 +28,7 @@ from etg.core.state import LEVELS, SpotWagers, TableState
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
                                               WagerKind.WAR_TIE, WagerKind.PROGRESSIVE_PAYOUT)}
 _BONUS_SPIN = WagerKind.BONUS_SPIN
+_PROGRESSIVE = WagerKind.PROGRESSIVE
 
 
 class Cashier:
@@ -39,6 +46,10 @@ class Cashier:
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
         self._first_event = len(events)  # this command's WagerSettled events are its results
+        rules = s.jackpot_rules
+        self.hand_pay = None if rules is None else rules.hand_pay_cents  # None: never hold
+        self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
+        self.hold_all = False  # hold every award now (the Envy Bonuses after a held hand)
 
     def wager(self, seat: int, spot: int) -> SpotWagers:
         return self.wagers[seat - 1][spot - 1]
@@ -68,6 +79,13 @@ class Cashier:
                 if win > room:
                     win = room if room > 0 else 0
                 won += win
+            hand_pay = self.hand_pay
+            if hand_pay is not None and (win >= hand_pay or self.hold_all
+                                         or payment.kind is _PROGRESSIVE):
+                # MD Ch. 9 J(4)(c): validated by a floorperson before it is paid
+                self.held.append(HeldAward(seat, spot, payment, win, payment.win - win,
+                                           win >= hand_pay))
+                continue
             paid = payment.returned + win
             credits += paid
             returned += paid
@@ -83,6 +101,30 @@ class Cashier:
             row = self.wagers[i]
             settled = evolve(row[spot - 1], **dict.fromkeys(cleared, 0))
             self.wagers[i] = (*row[: spot - 1], settled, *row[spot:])
+
+    def release(self, held: HeldAward, round_number: int, validator: str) -> None:
+        """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
+
+        A hand pay credits only the stake the payment returns; the winnings leave the
+        house by the attendant's hand and are recorded as :class:`HandPaid`.
+        """
+        i = held.seat - 1
+        payment = held.payment
+        paid = held.to_credits
+        self.credits[i] += paid
+        self.returned[i] += paid
+        self.house += payment.stake - paid - held.by_attendant
+        self.events.append(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
+                                        self.credits[i]))
+        if held.hand_pay:
+            self.events.append(HandPaid(round_number, held.seat, held.spot, payment.kind,
+                                        held.win, validator))
+        kind = payment.kind
+        if kind is _BONUS_SPIN:
+            self.bonus[i] = 0
+        elif kind in _SPOT_FIELDS:
+            self.set_wager(held.seat, held.spot,
+                           evolve(self.wager(held.seat, held.spot), **{_SPOT_FIELDS[kind]: 0}))
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
         """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""

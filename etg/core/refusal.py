@@ -34,6 +34,11 @@ class Reason(Enum):
     WRONG_AMOUNT = "wrong_amount"
     INVALID_PAYTABLE = "invalid_paytable"
     INITIAL_REQUIRED = "initial_required"  # MD Ch. 7 F(3)(a), F(4)
+    JACKPOT_LOCKED = "jackpot_locked"  # MD Ch. 9 J(4)(c): play waits for the validation
+    NO_JACKPOT = "no_jackpot"
+    INVALID_DEALER = "invalid_dealer"
+    ALREADY_SIGNED_IN = "already_signed_in"
+    NO_DEALER = "no_dealer"  # MD Ch. 2 D: a tip goes to the dealer at the table
 
 
 class Refused(ValueError):

@@ -30,6 +30,7 @@ from etg.core.commands import (
     PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
+    Tip,
     Void,
     WarDeal,
 )
@@ -45,6 +46,7 @@ from etg.ui.assets import Style, fit_text, text
 from etg.ui.audio import Cue
 from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
+from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Touch
 from etg.ui.layout import WHEEL_BOX, SeatLayout, TableLayout
 from etg.ui.presenter import (
@@ -86,6 +88,7 @@ STATUS = {
     Phase.BONUS_SPIN: "BONUS SPIN!",
     Phase.COMPLETE: "ROUND COMPLETE",
     Phase.VOIDED: "ROUND VOID",
+    Phase.JACKPOT: "JACKPOT!  AWAITING VALIDATION",  # MD Ch. 9 J(4)(c)
 }
 
 
@@ -107,10 +110,13 @@ CONSOLE: tuple[ConsoleKey, ...] = (
     ConsoleKey("next_round", "NEXT ROUND", (pygame.K_F6, pygame.K_n)),
     ConsoleKey("shuffle", "SHUFFLE", (pygame.K_F7, pygame.K_u)),
     ConsoleKey("void", "VOID", (pygame.K_F8, pygame.K_v)),
+    # the floor's button: the dealer's SIGN IN between rounds, VALIDATE while a jackpot waits
+    ConsoleKey("floor", "SIGN IN", (pygame.K_F11, pygame.K_i, pygame.K_F12, pygame.K_j)),
 )
 _LIT = {DealerAction.OPEN: "open", DealerAction.CLOSE: "close", DealerAction.DEAL: "deal",
         DealerAction.WAR_DEAL: "war_deal", DealerAction.SPIN: "spin",
-        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle"}
+        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle",
+        DealerAction.VALIDATE: "floor"}
 
 
 @dataclass
@@ -208,8 +214,9 @@ class TableScene(Scene):
     def buttons(self, now: float) -> Sequence[Button]:
         state: TableState = self.app.table.state
         lit = _LIT.get(dealer_next(state))
-        out = [Button(self.layout.console_button(i, len(CONSOLE)), key.label, f"dealer:{key.tag}",
-                      hot=key.tag == lit and not self.app.table.tilted,
+        out = [Button(self.layout.console_button(i, len(CONSOLE)),
+                      "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
+                      f"dealer:{key.tag}", hot=key.tag == lit and not self.app.table.tilted,
                       colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22)
                for i, key in enumerate(CONSOLE)]
         out.append(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22))
@@ -260,6 +267,12 @@ class TableScene(Scene):
 
     def dealer(self, action: str) -> None:
         """A dealer console action, by button or key; the engine refuses it if out of turn."""
+        if action == "floor":
+            from etg.ui.floor import sign_in_dealer, validate_jackpot
+
+            locked = self.app.table.state.jackpot is not None
+            (validate_jackpot if locked else sign_in_dealer)(self.app)
+            return
         if action == "void":
             from etg.ui.pinpad import PinRole, require_pin
 
@@ -310,6 +323,8 @@ class TableScene(Scene):
         elif what == "cashout":
             self.app.request_cash_out(seat)
             self.seat_messages[seat] = ("ATTENDANT CALLED", self.app.now + SEAT_MESSAGE_S)
+        elif what == "tip":
+            self._player(seat, Tip(seat, int(args[0])))
         elif what == "wartie":
             controls.war_tie = not controls.war_tie
         elif what in ("war", "surrender"):
@@ -376,7 +391,25 @@ class TableScene(Scene):
                 for value, rect in seat.bonus]
         out.append(Button(seat.cash_out, "CASH OUT", f"seat:{n}:cashout",
                           colour=theme.PANEL_LIGHT, size=15))
+        out += self._tip_buttons(seat, state)
         return out
+
+    def _tip_buttons(self, seat: SeatLayout, state: TableState) -> list[Button]:
+        """TIP buttons under CASH OUT, the cabinet's amounts, while a dealer is at the table.
+
+        MD Ch. 2 D: a tip for the dealer, from the seat's credits (a minimal control: the
+        seat panel's layout is another piece of work).
+        """
+        amounts = self.app.cabinet.tip_amounts_cents
+        if state.dealer is None or not amounts:
+            return []
+        x, _, w, _ = seat.rect
+        _, y, _, h = seat.cash_out
+        width = (w - 12 - 6 * (len(amounts) - 1)) / len(amounts)
+        return [Button((x + 6 + i * (width + 6), y + h + 4, width, 48.0),
+                       f"TIP {format_cents(cents, whole_dollars=True)}",
+                       f"seat:{seat.seat}:tip:{cents}", colour=theme.PANEL_LIGHT, size=15)
+                for i, cents in enumerate(amounts)]
 
     def _decision_buttons(self, seat: SeatLayout, spots: list[int]) -> list[Button]:
         n = seat.seat
@@ -426,6 +459,7 @@ class TableScene(Scene):
             self._draw_seat(surface, seat, shown, by_seat.get(seat.seat, []), pressed,
                             pending_seats, now)
         self._draw_animations(surface, now)
+        draw_jackpot_lock(surface, shown, now)
         tilt = self.app.table.tilt
         if tilt is not None:
             self._draw_tilt(surface, [f"{p.check}: {p.message}" for p in tilt.problems])
@@ -483,7 +517,8 @@ class TableScene(Scene):
     def _draw_dealer(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
         hidden = self.presenter.hidden_cards(now)
         r = shown.round
-        draw_text(surface, "DEALER", 18, theme.CREAM, (_cx(self.layout.dealer_card), 80))
+        dealer = f"DEALER {shown.dealer}" if shown.dealer else "DEALER"  # MD Ch. 8 E(4)
+        draw_text(surface, dealer, 18, theme.CREAM, (_cx(self.layout.dealer_card), 80))
         self._card_slot(surface, self.layout.dealer_card, r.dealer_card,
                         ("dealer", 0, False) in hidden)
         if r.dealer_war_card is not None or shown.phase in (Phase.WAR_PENDING,):
