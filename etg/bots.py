@@ -28,6 +28,7 @@ from etg.core.commands import (
     Shuffle,
     ShuffleReason,
     Spin,
+    ValidateJackpot,
     WarDeal,
 )
 from etg.core.events import Event
@@ -40,6 +41,9 @@ from etg.core.state import Phase, TableState, empty_row
 from etg.core.wheel import draw_stops
 
 Apply = Callable[[TableState, Command], tuple[TableState, list[Event]]]
+
+BOT_FLOORPERSON = "floorperson (bot)"
+"""Who validates a jackpot on a table the bots play (autoplay, the demo): logged as such."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +140,7 @@ _SIMPLE: dict[DealerAction, Command] = {
     DealerAction.OPEN: OpenBets(), DealerAction.CLOSE: CloseBets(), DealerAction.DEAL: Deal(),
     DealerAction.SETTLE: Settle(), DealerAction.CLOSE_DECISIONS: CloseDecisions(),
     DealerAction.WAR_DEAL: WarDeal(), DealerAction.NEXT_ROUND: NextRound(),
+    DealerAction.VALIDATE: ValidateJackpot(BOT_FLOORPERSON),
 }
 
 

@@ -27,6 +27,7 @@ from etg.cli_pin import pin
 from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
+from etg.core.jackpot import JackpotRules
 from etg.ledger.store import LedgerKind
 
 if TYPE_CHECKING:
@@ -91,8 +92,9 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     """The kiosk: the table full screen on the cabinet's display (SPEC §6).
 
     The dealer console is on screen and on keys F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL,
-    SPIN, NEXT ROUND, SHUFFLE, VOID); F9 help, F10 operator menu. Demo play keeps
-    its own ledger, never the cabinet's meters.
+    SPIN, NEXT ROUND, SHUFFLE, VOID) and F11 (SIGN IN, or VALIDATE a jackpot); F9
+    help, F10 operator menu. Demo play keeps its own ledger, never the cabinet's
+    meters.
     """
     from etg.ledger.store import LedgerKind, default_path
     from etg.ui.app import NoDisplay, RunOptions
@@ -124,11 +126,14 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message),
-                            defer_file_check=True)
+                            defer_file_check=True,
+                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents))
         clean = False
         table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
         table.note_pins({"operator": cabinet.operator_pin_hash,
-                         "supervisor": cabinet.supervisor_pin_hash})
+                         "supervisor": cabinet.supervisor_pin_hash,
+                         "floorperson": cabinet.floorperson_pin_hash,
+                         **{f"dealer {d}": h for d, h in cabinet.dealers.items()}})
         check_software(table)
         try:
             run_kiosk(table, cabinet, cabinet_file, options)
@@ -224,7 +229,8 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     """Play headless with bots through the real controller and ledger until it holds N rounds.
 
     Killed at any instant and run again, it resumes the interrupted round with
-    the same cards and wagers and finishes the N.
+    the same cards and wagers and finishes the N. Jackpots are validated as on a
+    cabinet with the default hand-pay threshold, by a bot floorperson.
     """
     from etg.bots import RoundDriver, standard_bots
     from etg.ledger.store import LedgerKind
@@ -233,7 +239,7 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     _logging("autoplay")
     loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
     with _writer_lock(db_path):
-        table = _open_table(db_path, loaded, seed, LedgerKind.TEST)
+        table = _open_table(db_path, loaded, seed, LedgerKind.TEST, jackpot_rules=JackpotRules())
         try:
             driver = RoundDriver(standard_bots(table.state.paytable), table.source,
                                  table.apply)
@@ -249,7 +255,8 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
                 stop_on_tilt: bool = True,
                 on_fault: Callable[[str], None] | None = None,
-                defer_file_check: bool = False) -> Table:
+                defer_file_check: bool = False,
+                jackpot_rules: JackpotRules | None = None) -> Table:
     """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
 
     ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
@@ -275,7 +282,8 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
     source: RandomSource = (SystemSource() if seed is None
                             else SeededSource(seed * 1_000_003 + ledger.round_count()))
     try:
-        table = Table.open(ledger, loaded, source, defer_file_check=defer_file_check)
+        table = Table.open(ledger, loaded, source, defer_file_check=defer_file_check,
+                           jackpot_rules=jackpot_rules)
     except (LedgerError, ValueError) as error:
         ledger.close()
         click.echo(str(error), err=True)

@@ -1,4 +1,5 @@
-"""Operator and supervisor PINs: checked against a salted hash, never kept in clear (SPEC §6).
+"""Operator, supervisor, floorperson and dealer PINs: checked against a salted hash, never
+kept in clear (SPEC §6).
 
 The cabinet file holds only ``pbkdf2_sha256$<iterations>$<salt hex>$<hash hex>``:
 a PBKDF2-HMAC-SHA256 of the PIN with a random 16-byte salt. A PIN has at most
@@ -40,15 +41,32 @@ class PinRole(Enum):
 
     OPERATOR = "operator"  # the operator menu: meters, credits, paytables, RAM clear
     SUPERVISOR = "supervisor"  # a void of the round in progress (MD Ch. 11)
+    FLOORPERSON = "floorperson"  # validates a jackpot before it is paid (MD Ch. 9 J(4)(c))
+    DEALER = "dealer"  # signs in at the table (MD Ch. 8 E(4)): one PIN per dealer ID
 
     @property
     def cabinet_key(self) -> str:
-        """The key of ``cabinet.yaml`` that holds this role's hash."""
+        """The key of ``cabinet.yaml`` holding this role's hash (a dealer's: :func:`dealer_key`)."""
+        if self is PinRole.DEALER:
+            raise ValueError("each dealer's PIN is kept under its ID: see dealer_key()")
         return f"{self.value}_pin_hash"
 
     @property
     def label(self) -> str:
         return self.value.upper()
+
+
+JACKPOT_VALIDATORS: tuple[PinRole, ...] = (PinRole.FLOORPERSON, PinRole.SUPERVISOR)
+"""MD Ch. 9 J(4)(c): "a floorperson or above validates the progressive payout".
+
+The operator, the attendant who pays a hand pay, is not among them: the one
+who pays is never the one who validates.
+"""
+
+
+def dealer_key(dealer_id: str) -> str:
+    """The key path of ``cabinet.yaml`` that holds the dealer's hash: ``dealers.D0417``."""
+    return f"dealers.{dealer_id}"
 
 
 def hash_pin(pin: str, salt: bytes | None = None) -> str:

@@ -31,6 +31,7 @@ from etg.config.loader import LoadedPaytable
 from etg.core.commands import (
     Command,
     OpenBets,
+    SetJackpotRules,
     Shuffle,
     ShuffleReason,
     Spin,
@@ -41,17 +42,25 @@ from etg.core.engine import refusal as engine_refusal
 from etg.core.events import (
     CreditsIn,
     CreditsOut,
+    DealerSignedIn,
     Event,
+    HandPaid,
+    JackpotLocked,
+    JackpotRulesSet,
+    JackpotValidated,
     PaytableSwitched,
     RoundComplete,
     RoundVoided,
     SeatAbandoned,
     ShoeShuffled,
+    TipGiven,
     WagerVoided,
 )
+from etg.core.jackpot import JackpotRules
+from etg.core.refusal import Refused
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
-from etg.core.state import LEVELS, TableState
+from etg.core.state import LEVELS, Phase, TableState
 from etg.core.wheel import draw_stops
 from etg.ledger.codec import dump_event
 from etg.ledger.meters import round_meters
@@ -126,12 +135,17 @@ class Table:
 
     @classmethod
     def open(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource | None = None,
-             credits: tuple[int, ...] | None = None, defer_file_check: bool = False) -> Table:
+             credits: tuple[int, ...] | None = None, defer_file_check: bool = False,
+             jackpot_rules: JackpotRules | None = None) -> Table:
         """Power up: rebuild the exact state from the ledger (or start a new table) and check it.
 
         ``defer_file_check``: leave ``PRAGMA quick_check``, which reads the whole
         file, to :meth:`start_file_check` beside play (the kiosk: start-up stays
         flat in history); everything else is checked before play as always.
+        ``jackpot_rules``: the cabinet's jackpot validation and hand-pay threshold,
+        applied from now on (see :meth:`apply_jackpot_rules`); None leaves the
+        table's as the ledger has them (a new table's: none, every award straight
+        to the credits, as the simulators play).
 
         Raises LedgerError when the ledger cannot be read at all, and ValueError
         for a seeded source on a real-money ledger (real play draws only from
@@ -142,9 +156,11 @@ class Table:
             raise ValueError("real play draws only from the CSPRNG: a seeded source is for demo "
                              "and test ledgers")
         try:
-            table = cls._rebuild(ledger, paytable, source, credits)
+            table = cls._rebuild(ledger, paytable, source, credits, jackpot_rules)
             table._file_check_due = defer_file_check
             table._power_up()
+            if jackpot_rules is not None:
+                table.apply_jackpot_rules(jackpot_rules)
         except STORAGE_FAULTS as error:
             raise LedgerError(f"{ledger.path}: {_fault_text(error)}") from None
         except (ValueError, KeyError, TypeError) as error:
@@ -153,12 +169,12 @@ class Table:
 
     @classmethod
     def _rebuild(cls, ledger: Ledger, paytable: LoadedPaytable, source: RandomSource,
-                 credits: tuple[int, ...] | None) -> Table:
+                 credits: tuple[int, ...] | None, jackpot_rules: JackpotRules | None) -> Table:
         newest, unreadable = _newest_readable_checkpoint(ledger)
         if newest is None and unreadable:
             raise LedgerError(f"{ledger.path}: no checkpoint can be read ({unreadable[0].message})")
         if newest is None:
-            state = new_table(paytable.paytable, credits)
+            state = new_table(paytable.paytable, credits, jackpot_rules)
             table = cls(ledger, paytable, state, source)
             with ledger.atomic():
                 ledger.remember_paytable(paytable.sha256, paytable.paytable.id,
@@ -301,6 +317,25 @@ class Table:
                            hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16])
             if recorded.get(role) != fingerprint and (fingerprint or role in recorded):
                 self.log("pin_change", "technician", {"role": role, "fingerprint": fingerprint})
+
+    def apply_jackpot_rules(self, rules: JackpotRules | None, actor: str = "cabinet") -> bool:
+        """Play from now on by the cabinet's hand-pay threshold, if the table does not already.
+
+        Sent as a command (journaled, logged with the old and the new threshold);
+        not while a jackpot waits for its validation, nor on a tilted table: the
+        awards held keep the threshold they were held with, and the next start
+        applies it. True if the table now plays by ``rules``.
+        """
+        if self.state.jackpot_rules == rules:
+            return True
+        if self.tilt is not None or self.state.phase is Phase.JACKPOT:
+            return False
+        try:
+            self.send(SetJackpotRules(rules), actor=actor)
+        except (Refused, TableTilted) as refusal:
+            log.error("the cabinet's jackpot rules were not applied: %s", refusal)
+            return False
+        return True
 
     def log(self, kind: str, actor: str | None, details: dict[str, Any]) -> bool:
         """An event-log entry of its own (operator actions, PIN attempts, requests).
@@ -524,6 +559,9 @@ class Table:
                 self.ledger.log("seat_abandoned", actor,
                                 {"round": state.round.number, "seat": event.seat,
                                  "spots": list(event.spots), "rule": event.rule.value}, at)
+            elif isinstance(event, _FLOOR_EVENTS):
+                kind, details = _floor_entry(event)
+                self.ledger.log(kind, actor, {**details, "paytable_id": paytable_id}, at)
             elif isinstance(event, RoundComplete | RoundVoided):
                 record = self._record(state, event, at)
                 self.ledger.append_round(record, round_meters(record))
@@ -556,6 +594,7 @@ class Table:
             "spots": state.paytable.spot_count,
             "credits_before": list(opened.credits),
             "credits_after": list(state.credits),
+            "dealer": state.dealer,  # MD Ch. 8 E(4): who dealt it (dealers change between rounds)
             "dealer_card": _code(r.dealer_card),
             "dealer_war_card": _code(r.dealer_war_card),
             "spot_cards": [_code(c) for c in r.spot_cards],
@@ -603,11 +642,48 @@ def _code(card: Any) -> str | None:
 def _actor_of(command: Command) -> str:
     name = type(command).__name__
     if name in ("PlaceWager", "PlaceBonusSpin", "ClearWagers", "RepeatWagers", "DoubleWagers",
-                "Decide"):
+                "Decide", "Tip"):
         return "player"
     if name in ("CashIn", "CashOut"):
         return "attendant"
     if name in ("Void", "VoidWager", "MarkAbandoned"):
         return "supervisor"
+    if name == "ValidateJackpot":
+        return "floorperson"
+    if name == "SetJackpotRules":
+        return "cabinet"
     return "dealer"
+
+
+_FLOOR_EVENTS = (JackpotLocked, JackpotValidated, HandPaid, DealerSignedIn, TipGiven,
+                 JackpotRulesSet)
+
+
+def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
+    """The event-log entry of a jackpot, a hand pay, a dealer's sign-in, a tip or a threshold.
+
+    A ``tip`` entry takes the cents out of the seat's credits in the ledger's own
+    reckoning (as ``cash_out`` does) and counts on the dealer's tips meter; a
+    ``hand_pay`` is the attendant's record of a jackpot paid by hand.
+    """
+    match event:
+        case JackpotLocked(round_number=number, awards=awards):
+            return "jackpot_lock", {"round": number, "awards": [
+                {"seat": a.seat, "spot": a.spot, "kind": a.payment.kind.value, "amount": a.win,
+                 "hand_pay": a.hand_pay} for a in awards]}
+        case JackpotValidated(round_number=number, validator=validator, amount=amount,
+                              hand_paid=hand_paid):
+            return "jackpot_validated", {"round": number, "validator": validator,
+                                         "amount": amount, "hand_paid": hand_paid}
+        case HandPaid(round_number=number, seat=seat, spot=spot, kind=kind, amount=amount,
+                      validator=validator):
+            return "hand_pay", {"round": number, "seat": seat, "spot": spot, "kind": kind.value,
+                                "amount": amount, "validator": validator}
+        case DealerSignedIn(dealer_id=dealer, previous=previous):
+            return "dealer_sign_in", {"dealer": dealer, "previous": previous}
+        case TipGiven(seat=seat, dealer_id=dealer, amount=amount):
+            return "tip", {"seat": seat, "dealer": dealer, "amount": amount}
+        case JackpotRulesSet(hand_pay_cents=cents, previous=previous):
+            return "jackpot_rules", {"hand_pay_cents": cents, "previous": previous}
+    raise TypeError(f"not a floor event: {event!r}")
 

@@ -26,10 +26,14 @@ from etg.core.commands import (
     PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
+    SetJackpotRules,
     Settle,
     Shuffle,
     ShuffleReason,
+    SignInDealer,
     Spin,
+    Tip,
+    ValidateJackpot,
     Void,
     VoidTarget,
     VoidWager,
@@ -40,11 +44,14 @@ from etg.core.events import (
     CreditsIn,
     CreditsOut,
     Event,
+    HandPaid,
     ProgressiveAwarded,
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
+    TipGiven,
 )
+from etg.core.jackpot import JackpotRules
 from etg.core.paytable import (
     RATE_SCALE,
     AbandonedWager,
@@ -78,6 +85,9 @@ RIGGED = ["AH", "AD", "AS", "9H", "9D", "9S", "9C", "2C"]
 seats = st.integers(0, 10)
 spots = st.integers(0, 10)
 amounts = st.sampled_from([-100, 0, 100, 250, 500, 1_000, 2_500, 10_000, 60_000])
+dealers = st.sampled_from(["D1", "D2", "D0417", "", "417"])
+# Hand-pay thresholds low enough that Tie Wager wins, Envy Bonuses and wheel pays lock the table.
+jackpot_rules = st.sampled_from([None, JackpotRules(), JackpotRules(1_000), JackpotRules(100_000)])
 
 
 def commands(p: Paytable) -> st.SearchStrategy[Command]:
@@ -100,6 +110,10 @@ def commands(p: Paytable) -> st.SearchStrategy[Command]:
                                   st.integers(-1, 12))),
         st.builds(lambda seed, reason: Shuffle(draw_shoe(p.shoe, SeededSource(seed)), reason),
                   st.integers(0, 3), st.sampled_from(ShuffleReason)),
+        st.builds(ValidateJackpot, st.sampled_from(["floorperson", "", " "])),
+        st.builds(SignInDealer, dealers),
+        st.builds(Tip, seats, amounts),
+        st.builds(SetJackpotRules, jackpot_rules),
     )
 
 
@@ -107,6 +121,12 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
     """A command a real table would likely see next, so random sessions reach every phase."""
     phase = state.phase.value
     seat = data.draw(st.integers(1, p.seats))
+    if data.draw(st.integers(0, 19)) == 0:  # a tip, at any time (refused in a jackpot lock)
+        return Tip(seat, p.unit_cents * data.draw(st.integers(1, 5)))
+    if phase == "jackpot":  # MD Ch. 9 J(4)(c): validated, now and then voided instead
+        return Void("misdeal") if data.draw(st.integers(0, 9)) == 0 else ValidateJackpot("floor")
+    if phase in ("idle", "complete") and data.draw(st.integers(0, 9)) == 0:
+        return SignInDealer(data.draw(dealers))
     if phase == "idle":
         if state.shoe is None or state.shuffle_due or data.draw(st.integers(0, 9)) == 0:
             # A shoe rigged with red Aces and nines: triggers, ties, Wars and meter awards.
@@ -162,7 +182,8 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(PAYTABLES), st.data())
 def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.DataObject) -> None:
-    state = new_table(p, tuple(5_000 * (i + 1) for i in range(p.seats)))
+    state = new_table(p, tuple(5_000 * (i + 1) for i in range(p.seats)),
+                      data.draw(jackpot_rules))
     constant = total_money(state)
     noise = commands(p)
     meters = MeterBooks(state)
@@ -178,8 +199,8 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
         for event in events:
             if isinstance(event, CreditsIn):
                 constant += event.amount
-            elif isinstance(event, CreditsOut):
-                constant -= event.amount
+            elif isinstance(event, CreditsOut | TipGiven | HandPaid):
+                constant -= event.amount  # out by the attendant, or to the dealer's tip box
         meters.record(events)
         # credits + wagers on the layout + house = what came in - what went out
         assert total_money(state) == constant
@@ -189,6 +210,8 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
         meters.check(state)
     if state.phase.value in ("idle", "complete", "voided"):
         assert state.on_table == 0  # nothing is left on the layout between rounds
+        assert state.jackpot is None
+    assert (state.jackpot is not None) == (state.phase.value == "jackpot")
 
 
 class MeterBooks:
@@ -225,8 +248,8 @@ class MeterBooks:
             assert held == self.kept[level] + self.round[level]
 
 
-def _recorded_rounds(p: Paytable, seed: int, rounds: int) -> tuple[list[Command], list[Event],
-                                                                  TableState]:
+def _recorded_rounds(p: Paytable, seed: int, rounds: int, rules: JackpotRules | None = None,
+                     ) -> tuple[list[Command], list[Event], TableState]:
     log: list[Command] = []
 
     def recording_apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
@@ -239,7 +262,7 @@ def _recorded_rounds(p: Paytable, seed: int, rounds: int) -> tuple[list[Command]
     bots = [Bot(1, (1,), 500, 100, Decision.WAR, 100 if p.war_tie_wager else 0, payout, bonus),
             Bot(2, (2,), 1_000, 0, Decision.SURRENDER, bonus_spin=bonus // 5)]
     driver = RoundDriver(bots, SeededSource(seed), recording_apply)
-    state = new_table(p)
+    state = new_table(p, jackpot_rules=rules)
     events: list[Event] = []
     for _ in range(rounds):
         state, new = driver.play_round(state)
@@ -248,12 +271,13 @@ def _recorded_rounds(p: Paytable, seed: int, rounds: int) -> tuple[list[Command]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(PAYTABLES), st.integers(0, 2**32), st.integers(1, 60))
+@given(st.sampled_from(PAYTABLES), st.integers(0, 2**32), st.integers(1, 60), jackpot_rules)
 def test_replaying_recorded_draws_and_commands_reproduces_the_rounds(
-    p: Paytable, seed: int, rounds: int
+    p: Paytable, seed: int, rounds: int, rules: JackpotRules | None
 ) -> None:
-    log, events, final = _recorded_rounds(p, seed, rounds)
-    state = new_table(p)
+    """With jackpot validation too: the bots' floorperson validates each lock (etg.bots)."""
+    log, events, final = _recorded_rounds(p, seed, rounds, rules)
+    state = new_table(p, jackpot_rules=rules)
     replayed: list[Event] = []
     for command in log:  # the Shuffle commands carry the recorded draws
         state, new = apply(state, command)

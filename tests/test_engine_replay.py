@@ -25,10 +25,19 @@ REPLAY = Path(__file__).parent / "data" / "replay"
 FIXTURES = sorted(REPLAY.glob("rounds-*.json"))
 
 
+# Fields the state has gained since the fixtures were recorded, with the value a table that
+# never used them holds: a state at these values is the state that was recorded.
+ADDED_SINCE: dict[str, Any] = {"dealer": None, "dealer_burn_due": False, "jackpot_rules": None,
+                               "jackpot": None}
+
+
 def _digest(state: TableState) -> str:
     """As the fixture's ``digest``: the state as the ledger writes it, the paytable by its id."""
     data = json.loads(dump_state(state))
     data["paytable"] = data["paytable"]["id"]
+    for name, unused in ADDED_SINCE.items():
+        if name in data and data[name] == unused:
+            del data[name]
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"))
                           .encode()).hexdigest()
 

@@ -209,7 +209,10 @@ def test_every_page_opens_logs_and_draws(tmp_path: Path) -> None:
         for b in menu.buttons(app.now):
             assert b.rect[2] >= 48 and b.rect[3] >= 48, (page, b.tag, b.rect)
         tabs = [b for b in menu.buttons(app.now) if b.tag.startswith("tab:")]
-        assert len(tabs) == len(Page) and all(b.rect[3] >= 64 for b in tabs)
+        # the tabs share their column: each a touch target, all clear of EXIT below them
+        exit_top = next(b.rect[1] for b in menu.buttons(app.now) if b.tag == "exit")
+        assert len(tabs) == len(Page) and all(b.rect[3] >= 48 for b in tabs)
+        assert tabs[-1].rect[1] + tabs[-1].rect[3] < exit_top
 
 
 def test_cash_in_100_on_seat_3_adds_exactly_10000_cents(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
 """The cabinet: what differs between two machines running the same game.
 
 ``config/cabinet.yaml`` says which display to use, where the ledger lives,
-which paytable is active, the operator and supervisor PIN hashes and how loud
-the table plays its sounds. Like a
+which paytable is active, the operator, supervisor and floorperson PIN hashes,
+the dealers' IDs and PIN hashes, the hand-pay threshold, the tip amounts and
+how loud the table plays its sounds. Like a
 paytable it is validated strictly into a frozen dataclass (same reader, same
 messages); :func:`cabinet_violations` adds the checks types cannot express.
 """
@@ -10,10 +11,12 @@ messages); :func:`cabinet_violations` adds the checks types cannot express.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from etg.core.floor import dealer_id_problem
+from etg.core.jackpot import DEFAULT_HAND_PAY_CENTS
 from etg.core.paytable import Violation
 
 _STRICT: dict[str, Any] = {"extra": "forbid", "strict": True}
@@ -53,6 +56,12 @@ class Cabinet:
     ``active_paytable`` is relative to the directory of the cabinet file (see
     :meth:`paytable_path`). ``database`` ``None`` means the platform's
     per-user data directory. A PIN hash ``None`` means no PIN has been set.
+
+    ``hand_pay_threshold_cents``: a single award of at least this much is paid by
+    the attendant, not to the credits, once a floorperson has validated it (MD
+    Ch. 9 J(4)). ``tip_amounts_cents``: the TIP buttons of each seat (MD Ch. 2 D).
+    ``dealers``: each dealer's ID and PIN hash; ``None`` is a dealer removed, who
+    can no longer sign in (the ID stays on record).
     """
 
     active_paytable: str
@@ -60,6 +69,10 @@ class Cabinet:
     database: str | None = None
     operator_pin_hash: str | None = None
     supervisor_pin_hash: str | None = None
+    floorperson_pin_hash: str | None = None
+    dealers: dict[str, str | None] = field(default_factory=dict)
+    hand_pay_threshold_cents: int = DEFAULT_HAND_PAY_CENTS
+    tip_amounts_cents: tuple[int, ...] = (100, 500, 2_500)
     language: str = "en"
     attract_delay_s: int = 60
     sound: Sound = Sound()
@@ -76,6 +89,9 @@ _MAX_ATTRACT_DELAY_S = 3600
 MIN_FREE_MB, MAX_FREE_MB = 64, 1_000_000  # the ledger disk's floor of free space (issue 11)
 MAX_VOLUME = 100
 BIG_WIN_MULTIPLES = (2, 1000)  # a 1x "big win" would be every even-money win
+HAND_PAY_CENTS = (100, 100_000_000)  # $1.00 to $1,000,000.00
+MAX_TIP_CENTS = 100_000  # a TIP button of at most $1,000.00
+MAX_TIP_BUTTONS = 3  # what fits beside each other on the narrowest seat panel
 
 
 def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
@@ -94,10 +110,17 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
     elif not cabinet.paytable_path(cabinet_file).is_file():
         out.append(Violation(("active_paytable",),
                              f"no such file: {cabinet.paytable_path(cabinet_file)}"))
-    for name in ("database", "operator_pin_hash", "supervisor_pin_hash"):
+    for name in ("database", "operator_pin_hash", "supervisor_pin_hash", "floorperson_pin_hash"):
         text: str | None = getattr(cabinet, name)
         if text is not None and not text.strip():
             out.append(Violation((name,), "must not be empty (null if not set)"))
+    out += _dealer_violations(cabinet.dealers)
+    low, high = HAND_PAY_CENTS
+    if not low <= cabinet.hand_pay_threshold_cents <= high:
+        out.append(Violation(("hand_pay_threshold_cents",),
+                             f"must be between {low} and {high:,} cents, "
+                             f"not {cabinet.hand_pay_threshold_cents}"))
+    out += _tip_violations(cabinet.tip_amounts_cents)
     if not _LANGUAGE.fullmatch(cabinet.language):
         out.append(Violation(("language",), f"must be a language code such as 'en', "
                                             f"not '{cabinet.language}'"))
@@ -117,4 +140,27 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
         out.append(Violation(("sound", "big_win_multiple"), f"must be between {low} and {high} "
                                                             f"times the stake, "
                                                             f"not {sound.big_win_multiple}"))
+    return out
+
+
+def _dealer_violations(dealers: dict[str, str | None]) -> list[Violation]:
+    out: list[Violation] = []
+    for dealer_id, stored in dealers.items():
+        problem = dealer_id_problem(dealer_id)
+        if problem is not None:
+            out.append(Violation(("dealers", dealer_id), problem))
+        elif stored is not None and not stored.strip():
+            out.append(Violation(("dealers", dealer_id), "must not be empty (null: removed)"))
+    return out
+
+
+def _tip_violations(amounts: tuple[int, ...]) -> list[Violation]:
+    if len(amounts) > MAX_TIP_BUTTONS:
+        return [Violation(("tip_amounts_cents",), f"at most {MAX_TIP_BUTTONS} amounts fit on "
+                                                  f"a seat, not {len(amounts)}")]
+    out = [Violation(("tip_amounts_cents", index), f"must be between 1 and {MAX_TIP_CENTS:,} "
+                                                   f"cents, not {amount}")
+           for index, amount in enumerate(amounts) if not 1 <= amount <= MAX_TIP_CENTS]
+    if not out and len(set(amounts)) != len(amounts):
+        out.append(Violation(("tip_amounts_cents",), "each amount once"))
     return out

@@ -8,6 +8,11 @@ over what, is the paytable's :class:`~etg.core.paytable.PayoutLimit`: the
 fixed-odds wagers of one hand (one seat's wagers on one spot), or of a seat's
 whole round; the Bonus Spin, the Envy Bonus and meter awards only where the
 paytable puts them inside (SPEC §2).
+
+On a table with :class:`~etg.core.jackpot.JackpotRules`, a progressive award
+and any award at or above the hand-pay threshold are *held* instead of paid
+(MD Ch. 9 J(4)): they wait in :attr:`Cashier.held` for the engine to lock the
+table, and :meth:`Cashier.release` pays them once a floorperson validates.
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from etg.core.events import Event, ProgressiveAwarded, WagerSettled
+from etg.core.events import Event, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
+from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
@@ -41,6 +47,7 @@ def limited_kinds(limit: PayoutLimit, progressive_inside: bool) -> frozenset[Wag
     if progressive_inside:
         kinds.add(WagerKind.PROGRESSIVE)
     return frozenset(kinds)
+_PROGRESSIVE = WagerKind.PROGRESSIVE
 
 
 class Cashier:
@@ -63,6 +70,10 @@ class Cashier:
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
         self._first_event = len(events)  # this command's WagerSettled events are its results
+        jackpot = s.jackpot_rules
+        self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
+        self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
+        self.hold_all = False  # hold every award now (the Envy Bonuses after a held hand)
 
     def wager(self, seat: int, spot: int) -> SpotWagers:
         return self.wagers[seat - 1][spot - 1]
@@ -95,6 +106,13 @@ class Cashier:
                 won += win
                 if self.per_hand:
                     self._add_to_hand(seat, spot, win)
+            hand_pay = self.hand_pay
+            if hand_pay is not None and (win >= hand_pay or self.hold_all
+                                         or payment.kind is _PROGRESSIVE):
+                # MD Ch. 9 J(4)(c): validated by a floorperson before it is paid
+                self.held.append(HeldAward(seat, spot, payment, win, payment.win - win,
+                                           win >= hand_pay))
+                continue
             paid = payment.returned + win
             credits += paid
             returned += paid
@@ -110,6 +128,30 @@ class Cashier:
             row = self.wagers[i]
             settled = evolve(row[spot - 1], **dict.fromkeys(cleared, 0))
             self.wagers[i] = (*row[: spot - 1], settled, *row[spot:])
+
+    def release(self, held: HeldAward, round_number: int, validator: str) -> None:
+        """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
+
+        A hand pay credits only the stake the payment returns; the winnings leave the
+        house by the attendant's hand and are recorded as :class:`HandPaid`.
+        """
+        i = held.seat - 1
+        payment = held.payment
+        paid = held.to_credits
+        self.credits[i] += paid
+        self.returned[i] += paid
+        self.house += payment.stake - paid - held.by_attendant
+        self.events.append(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
+                                        self.credits[i]))
+        if held.hand_pay:
+            self.events.append(HandPaid(round_number, held.seat, held.spot, payment.kind,
+                                        held.win, validator))
+        kind = payment.kind
+        if kind is _BONUS_SPIN:
+            self.bonus[i] = 0
+        elif kind in _SPOT_FIELDS:
+            self.set_wager(held.seat, held.spot,
+                           evolve(self.wager(held.seat, held.spot), **{_SPOT_FIELDS[kind]: 0}))
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
         """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from etg.core.jackpot import JackpotRules
 from etg.core.paytable import Decision, Paytable
 from etg.core.shoe import ShoeDraw
 from etg.core.wheel import WheelStops
@@ -215,8 +216,41 @@ class CashOut:
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class ValidateJackpot:
+    """A floorperson or above validates the jackpot that locks the table (MD Ch. 9 J(4)(c)).
+
+    ``validator`` names who did (the role or ID whose PIN the controller checked).
+    """
+
+    validator: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignInDealer:
+    """A dealer takes the table, after the controller checked the dealer's PIN (MD Ch. 8 E(4))."""
+
+    dealer_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tip:
+    """A player tips the dealer ``amount`` cents from the seat's credits (MD Ch. 2 D)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetJackpotRules:
+    """The cabinet's jackpot procedure (its hand-pay threshold), or None: no validation."""
+
+    rules: JackpotRules | None
+
+
 Command = (
     Shuffle | OpenBets | PlaceWager | PlaceBonusSpin | ClearWagers | RepeatWagers | DoubleWagers
     | CloseBets | Deal | Settle | Decide | CloseDecisions | WarDeal | Spin | Void | NextRound
     | CashIn | CashOut | SwitchPaytable | VoidWager | MarkAbandoned
+    | ValidateJackpot | SignInDealer | Tip | SetJackpotRules
 )

@@ -41,10 +41,14 @@ from etg.core.commands import (
     PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
+    SetJackpotRules,
     Settle,
     Shuffle,
+    SignInDealer,
     Spin,
     SwitchPaytable,
+    Tip,
+    ValidateJackpot,
     Void,
     VoidWager,
     WarDeal,
@@ -61,6 +65,9 @@ from etg.core.events import (
     DecisionMade,
     DecisionsOpened,
     Event,
+    JackpotLocked,
+    JackpotRulesSet,
+    JackpotValidated,
     PaytableSwitched,
     ProgressiveContributed,
     RoundComplete,
@@ -73,6 +80,8 @@ from etg.core.events import (
     WagersCleared,
 )
 from etg.core.evolve import evolve
+from etg.core.floor import sign_in, tip
+from etg.core.jackpot import AfterJackpot, JackpotLock
 from etg.core.money import format_cents as _money
 from etg.core.paytable import (
     AbandonedWager,
@@ -131,6 +140,12 @@ def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise TypeError(f"not a command: {command!r}")
+    if state.phase is _JACKPOT and type(command) not in _IN_JACKPOT_LOCK:
+        seats = state.jackpot.seats if state.jackpot else ()
+        who = ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+        raise Refused(Reason.JACKPOT_LOCKED,
+                      f"the table is locked on a jackpot ({who}) until a floorperson "
+                      f"validates it (MD Ch. 9 J(4)(c))")
     return handler(state, command)
 
 
@@ -206,7 +221,8 @@ def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, list
         meters[i] = old
         carried.append(level)
     switched = evolve(fresh, round=new_round(c.paytable, s.round.number), meters=tuple(meters),
-                      house=s.house)
+                      house=s.house, dealer=s.dealer, dealer_burn_due=s.dealer_burn_due,
+                      jackpot_rules=s.jackpot_rules)
     return switched, [PaytableSwitched(s.paytable.id, c.paytable.id, tuple(carried))]
 
 
@@ -428,13 +444,16 @@ def _deal(s: TableState, c: Deal) -> tuple[TableState, list[Event]]:
     dealer = _Dealer(s.shoe, events)
     if not s.shoe.burned:  # MD Ch. 8 E(1): the first card after a shuffle is burned
         dealer.burn(1)
+    if s.dealer_burn_due:  # MD Ch. 8 E(4): each new dealer "shall also" burn the first card
+        dealer.burn(1)
     r = s.round
     cards: list[Card | None] = [None] * len(r.spot_cards)
     for spot in _spots_in_play(s):  # MD Ch. 8 F(1): from the dealer's left, spot 1 upward
         cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=False)
     dealer_card = dealer.deal(Target.DEALER, 0, war=False)  # MD Ch. 8 F(2)
     r = evolve(r, spot_cards=tuple(cards), dealer_card=dealer_card)
-    return evolve(s, phase=Phase.DEALT, shoe=dealer.shoe(burned=True), round=r), events
+    return evolve(s, phase=Phase.DEALT, shoe=dealer.shoe(burned=True), round=r,
+                  dealer_burn_due=False), events
 
 
 def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
@@ -517,6 +536,8 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
         if outcome is _TIED and w.initial:
             pending.append((seat, spot))  # the Initial Wager awaits War or Surrender
     if pending:
+        if cashier.held:  # a big Tie Wager win: validated before the decisions open
+            return _lock(cashier, AfterJackpot.DECISIONS)
         events.append(DecisionsOpened(tuple(pending)))
         return cashier.state(phase=Phase.DECISIONS), events
     return _finish(cashier)
@@ -611,6 +632,13 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
 def _finish(cashier: Cashier) -> tuple[TableState, list[Event]]:
     """After the main game: Progressive Payout Wagers, then the Bonus Spin (SPEC §2 step 8)."""
     settle_progressive_payouts(cashier)
+    if cashier.held:  # MD Ch. 9 J(4): the hand is validated before anything else happens
+        return _lock(cashier, AfterJackpot.BONUS_SPIN)
+    return _bonus_spin_or_complete(cashier)
+
+
+def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, list[Event]]:
+    """The Bonus Spin if it is triggered and wagered on; otherwise the round is complete."""
     s = cashier.s
     bonus = s.paytable.bonus_spin
     r = s.round
@@ -632,7 +660,59 @@ def _spin(s: TableState, c: Spin) -> tuple[TableState, list[Event]]:
     events: list[Event] = []
     cashier = Cashier(s, events)
     settle_spin(cashier, c.stops)
+    if cashier.held:  # a Hot Spot progressive, or a Bonus Spin award of a hand pay's size
+        return _lock(cashier, AfterJackpot.COMPLETE, {"wheel": c.stops})
     return _complete(cashier.state(round_changes={"wheel": c.stops}), events)
+
+
+# --- jackpot validation and hand pays (MD Ch. 9 J(4)) ---------------------------------------
+
+def _lock(cashier: Cashier, then: AfterJackpot,
+          round_changes: dict[str, Any] | None = None) -> tuple[TableState, list[Event]]:
+    """Stop the round on its held awards: the hand and the progressive light stay on screen."""
+    number = cashier.s.round.number
+    lock = JackpotLock(number, tuple(cashier.held), then)
+    cashier.held.clear()
+    cashier.events.append(JackpotLocked(number, lock.awards))
+    return cashier.state(phase=Phase.JACKPOT, jackpot=lock,
+                         round_changes=round_changes or {}), cashier.events
+
+
+def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, list[Event]]:
+    """MD Ch. 9 J(4)(c)-(e): validated, the hand is paid, then its Envy Bonuses; play goes on.
+
+    Each award goes to the credits, or to the attendant when it was held as a hand
+    pay; the round then takes the step the lock interrupted.
+    """
+    lock = s.jackpot
+    if s.phase is not Phase.JACKPOT or lock is None:
+        raise Refused(Reason.NO_JACKPOT, "there is no jackpot to validate")
+    if not c.validator.strip():
+        raise Refused(Reason.NO_JACKPOT, "a validation names the floorperson who made it")
+    events: list[Event] = [JackpotValidated(lock.round_number, c.validator, lock.amount,
+                                            lock.hand_pay_amount)]
+    cashier = Cashier(evolve(s, jackpot=None), events)
+    for held in lock.awards:
+        cashier.release(held, lock.round_number, c.validator)
+    if lock.then is AfterJackpot.DECISIONS:
+        decided = cashier.state(phase=Phase.DECISIONS)
+        events.append(DecisionsOpened(decided.pending_decisions()))
+        return decided, events
+    if lock.then is AfterJackpot.BONUS_SPIN:
+        return _bonus_spin_or_complete(cashier)
+    return _complete(cashier.state(), events)
+
+
+def _set_jackpot_rules(s: TableState, c: SetJackpotRules) -> tuple[TableState, list[Event]]:
+    """The cabinet's hand-pay threshold; awards already held keep the decision they were held
+    with."""
+    rules = c.rules
+    if rules is not None and rules.hand_pay_cents <= 0:
+        raise Refused(Reason.NOT_POSITIVE, "the hand-pay threshold must be a positive amount")
+    before = s.jackpot_rules
+    return evolve(s, jackpot_rules=rules), [JackpotRulesSet(
+        None if rules is None else rules.hand_pay_cents,
+        None if before is None else before.hand_pay_cents)]
 
 
 def _complete(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
@@ -660,8 +740,9 @@ def _void(s: TableState, c: Void) -> tuple[TableState, list[Event]]:
     r = evolve(r, wagers=empty_grid(s.paytable), returned=r.staked,
                bonus_spin=(0,) * s.paytable.seats)
     due = s.shoe.cut_card_out if s.shoe else True
+    # A void during a jackpot lock returns the wagers and drops the held awards with them.
     return (evolve(s, phase=Phase.VOIDED, credits=credits, house=house, round=r, shuffle_due=due,
-                   meters=meters),
+                   meters=meters, jackpot=None),
             [RoundVoided(r.number, c.reason, refunds)])
 
 
@@ -837,6 +918,11 @@ _INITIAL, _TIE = BetKind.INITIAL, BetKind.TIE
 _PROGRESSIVE_PAYOUT, _BONUS_SPIN = BetKind.PROGRESSIVE_PAYOUT, BetKind.BONUS_SPIN
 _WAR = Decision.WAR
 _TIED = Outcome.TIE
+_JACKPOT = Phase.JACKPOT
+
+# MD Ch. 9 J(4)(c): while a jackpot waits for its validation, play stops; the supervisor may
+# still void the round, and a seat with nothing in the round may still be paid out.
+_IN_JACKPOT_LOCK = frozenset({ValidateJackpot, Void, CashOut})
 
 _Handler = Callable[[TableState, Any], tuple[TableState, list[Event]]]
 _HANDLERS: dict[type, _Handler] = {
@@ -846,4 +932,6 @@ _HANDLERS: dict[type, _Handler] = {
     Settle: _settle, Decide: _decide, CloseDecisions: _close_decisions, WarDeal: _war_deal,
     Void: _void, NextRound: _next_round, CashIn: _cash_in, CashOut: _cash_out,
     SwitchPaytable: _switch_paytable, VoidWager: _void_wager, MarkAbandoned: _mark_abandoned,
+    ValidateJackpot: _validate_jackpot, SignInDealer: sign_in,
+    Tip: tip, SetJackpotRules: _set_jackpot_rules,
 }

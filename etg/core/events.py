@@ -11,8 +11,9 @@ from enum import Enum
 
 from etg.core.cards import Card
 from etg.core.commands import BetKind, ShuffleReason, VoidTarget
+from etg.core.jackpot import HeldAward
 from etg.core.paytable import AbandonedWager, Decision, PayoutHand, ProgressiveLevel
-from etg.core.settle import Payment
+from etg.core.settle import Payment, WagerKind
 from etg.core.wheel import WheelStops
 
 
@@ -230,10 +231,70 @@ class CreditsOut:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class JackpotLocked:
+    """Awards held until a floorperson validates them (MD Ch. 9 J(4)(a)-(c)); play stops."""
+
+    round_number: int
+    awards: tuple[HeldAward, ...]  # in the order they will be paid
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotValidated:
+    """The lock's awards are validated by ``validator`` and paid now (MD Ch. 9 J(4)(c)-(e))."""
+
+    round_number: int
+    validator: str
+    amount: int  # winnings validated, credited and hand paid together
+    hand_paid: int  # of which paid by the attendant
+
+
+@dataclass(frozen=True, slots=True)
+class HandPaid:
+    """An award at or above the hand-pay threshold, paid by the attendant, not to credits.
+
+    Its WagerSettled credits only the stake it returns; this is the hand-pay record.
+    """
+
+    round_number: int
+    seat: int
+    spot: int
+    kind: WagerKind
+    amount: int
+    validator: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedIn:
+    """A new dealer at the table; the dealer's first card is burned (MD Ch. 8 E(4))."""
+
+    dealer_id: str
+    previous: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TipGiven:
+    """A tip from a seat's credits to the dealer's tip box (MD Ch. 2 D): not a wager."""
+
+    seat: int
+    dealer_id: str
+    amount: int
+    credits: int  # the seat's credits after it
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotRulesSet:
+    """The cabinet's hand-pay threshold as the table now applies it (None: no validation)."""
+
+    hand_pay_cents: int | None
+    previous: int | None
+
+
 Event = (
     ShoeShuffled | BetsOpened | WagerPlaced | WagersCleared | BetsClosed | CardsBurned | CardDealt
     | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | ProgressiveContributed
     | PayoutHandMade | EnvyBonus | ProgressiveAwarded | BonusSpinTriggered | WheelStopped
     | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut | PaytableSwitched
     | WagerVoided | SeatAbandoned
+    | JackpotLocked | JackpotValidated | HandPaid | DealerSignedIn | TipGiven | JackpotRulesSet
 )

@@ -24,6 +24,7 @@ class DealerAction(Enum):
     WAR_DEAL = "war_deal"  # MD Ch. 9 H
     SPIN = "spin"  # SPEC §3: the Bonus Spin wheel
     NEXT_ROUND = "next_round"
+    VALIDATE = "validate"  # MD Ch. 9 J(4)(c): a floorperson validates the jackpot
 
 
 _BY_PHASE = {
@@ -36,6 +37,7 @@ _BY_PHASE = {
     Phase.BONUS_SPIN: DealerAction.SPIN,
     Phase.COMPLETE: DealerAction.NEXT_ROUND,
     Phase.VOIDED: DealerAction.NEXT_ROUND,
+    Phase.JACKPOT: DealerAction.VALIDATE,
 }
 
 

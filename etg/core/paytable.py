@@ -438,8 +438,10 @@ class Paytable:
         return self.spots if self.layout is Layout.COMMUNITY else self.seats
 
     def max_cards_per_round(self) -> int:
-        """Burn, every spot, dealer, three War burns, every spot's War card, dealer's War card."""
-        return 1 + self.spot_count + 1 + 3 + self.spot_count + 1
+        """The shoe's burn and a new dealer's (MD Ch. 8 E(1), E(4)), every spot, the dealer,
+        the War deal's burns, every spot's War card and the dealer's War card."""
+        burns = self.war_burn.before_players + self.war_burn.before_dealer
+        return 2 + self.spot_count + 1 + burns + self.spot_count + 1
 
 
 @dataclass(frozen=True, slots=True)

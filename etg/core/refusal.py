@@ -38,6 +38,11 @@ class Reason(Enum):
     NOTHING_TO_VOID = "nothing_to_void"  # MD Ch. 11 C
     ALREADY_SETTLED = "already_settled"  # MD Ch. 11 C: a wager is voided before it is settled
     NO_DECISION_PENDING = "no_decision_pending"  # MD Ch. 7 B(3)-(4)
+    JACKPOT_LOCKED = "jackpot_locked"  # MD Ch. 9 J(4)(c): play waits for the validation
+    NO_JACKPOT = "no_jackpot"
+    INVALID_DEALER = "invalid_dealer"
+    ALREADY_SIGNED_IN = "already_signed_in"
+    NO_DEALER = "no_dealer"  # MD Ch. 2 D: a tip goes to the dealer at the table
 
 
 class Refused(ValueError):

@@ -49,19 +49,26 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
                 continue
             cashier.events.append(PayoutHandMade(seat, spot, hand))
             pay = rules.pays.of(hand)
+            # MD Ch. 9 J(4)(c)-(d): a hand that wins the progressive payout is paid whole,
+            # its odds with its meter, once validated
+            held_before, cashier.hold_all = cashier.hold_all, bool(pay.meter_percent)
             cashier.pay(seat, spot, [won(WagerKind.PROGRESSIVE_PAYOUT, stake,
                                          stake * pay.pays // pay.to)])
             if pay.meter_percent:
                 cashier.award(ProgressiveLevel.PROGRESSIVE_PAYOUT, seat, spot, pay.meter_percent)
+            cashier.hold_all = held_before
             if rules.envy_cents.of(hand):
                 qualifying.append((seat, spot, hand))
-    # MD Ch. 9 J(4)(e)(i)-(iii): one Envy Bonus per qualifying hand of another seat
+    # MD Ch. 9 J(4)(e)(i)-(iii): one Envy Bonus per qualifying hand of another seat, paid
+    # after the hand: when a jackpot lock holds the hand, it holds the Envy Bonuses too
+    held_before, cashier.hold_all = cashier.hold_all, bool(cashier.held)
     for seat in holders:
         for holder, spot, hand in qualifying:
             if holder != seat:
                 cashier.events.append(EnvyBonus(seat, holder, spot, hand))
                 cashier.pay(seat, 0, [Payment(WagerKind.ENVY_BONUS, Result.WON, 0, 0,
                                               rules.envy_cents.of(hand))])
+    cashier.hold_all = held_before
 
 
 def triggers(bonus: BonusSpin, card: Card) -> bool:

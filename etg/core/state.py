@@ -11,6 +11,7 @@ from enum import Enum
 
 from etg.core.cards import Card
 from etg.core.events import WagerSettled
+from etg.core.jackpot import JackpotLock, JackpotRules
 from etg.core.paytable import Decision, Paytable, ProgressiveLevel, SettleFrom
 from etg.core.progressive import MeterState, initial_state
 from etg.core.settle import Outcome, compare
@@ -31,10 +32,12 @@ class Phase(Enum):
     BONUS_SPIN = "bonus_spin"  # triggered: the wheel's stops are due (SPEC §3)
     COMPLETE = "complete"
     VOIDED = "voided"  # MD Ch. 11
+    JACKPOT = "jackpot"  # awards held until a floorperson validates them (MD Ch. 9 J(4))
 
 
 IN_PLAY = frozenset({Phase.BETS_CLOSED, Phase.DEALT, Phase.DECISIONS, Phase.WAR_PENDING,
-                     Phase.WAR_DEALT, Phase.BONUS_SPIN})
+                     Phase.WAR_DEALT, Phase.BONUS_SPIN, Phase.JACKPOT})
+BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.COMPLETE, Phase.VOIDED})
 VOIDABLE = IN_PLAY | {Phase.BETTING}
 LEVELS: tuple[ProgressiveLevel, ...] = tuple(ProgressiveLevel)
 
@@ -93,6 +96,10 @@ class TableState:
     last_bets: Grid  # the previous round's bets, for REPEAT
     last_bonus: tuple[int, ...]  # the previous round's Bonus Spin wagers, for REPEAT
     meters: Meters
+    dealer: str | None = None  # the dealer signed in at the table (MD Ch. 8 E(4))
+    dealer_burn_due: bool = False  # a new dealer's first card is still to be burned
+    jackpot_rules: JackpotRules | None = None  # None: awards are never held (see etg.core.jackpot)
+    jackpot: JackpotLock | None = None  # the awards held while the phase is JACKPOT
 
     @property
     def on_table(self) -> int:
@@ -127,10 +134,13 @@ class TableState:
         )
 
 
-def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None) -> TableState:
+def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None,
+              jackpot_rules: JackpotRules | None = None) -> TableState:
     """A table between rounds with no shoe yet: the first command is a Shuffle.
 
     Progressive meters start at their initial amounts (MD Ch. 10 C(2), D(3)(b)).
+    ``jackpot_rules``: the cabinet's jackpot validation and hand pays; without
+    them every award goes straight to the credits (the simulators).
     """
     seats = paytable.seats
     start = credits if credits is not None else (0,) * seats
@@ -139,7 +149,7 @@ def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None) -> Tab
     meters = tuple(None if (rules := paytable.meter(level)) is None else initial_state(rules)
                    for level in LEVELS)
     return TableState(paytable, Phase.IDLE, start, 0, None, True, new_round(paytable, 1),
-                      empty_grid(paytable), (0,) * seats, meters)
+                      empty_grid(paytable), (0,) * seats, meters, jackpot_rules=jackpot_rules)
 
 
 def new_round(p: Paytable, number: int) -> Round:

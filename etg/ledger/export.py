@@ -85,8 +85,8 @@ def csv_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     rows of what was settled before the void, then one ``void`` row per seat
     with the amount the void credited back (negative when it took back a win
     already paid), so that the seat's credits reconcile. A single wager voided
-    by a supervisor is a row of its own (result ``voided``, its stake paid back). Lines end in ``\\n``;
-    the text comes a round at a time.
+    by a supervisor is a row of its own (result ``voided``, its stake paid back).
+    Lines end in ``\\n``; the text comes a round at a time.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

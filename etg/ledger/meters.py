@@ -16,6 +16,11 @@ is an exact integer: cents, millionths of a cent, or a count. Meters that
 would be zero are left out, so a :class:`~collections.Counter` compares equal
 whether or not a meter has ever moved.
 
+Per-dealer meters are named by the dealer's ID: ``dealer.<ID>.rounds`` (complete
+rounds dealt, from the record's ``dealer``) and ``dealer.<ID>.tips`` (cents tipped
+to that dealer, from ``tip`` entries), at seat 0; :func:`dealer_meter` reads such a
+name back.
+
 Meters are kept per paytable: the store groups rounds by the record's
 ``paytable.id`` and attributes event log entries to the paytable active when
 they were written. A RAM clear zeroes the meters table (a logged event); the
@@ -36,6 +41,8 @@ from etg.core.events import (
     DecisionMade,
     DecisionsOpened,
     Event,
+    HandPaid,
+    JackpotLocked,
     ProgressiveAwarded,
     ProgressiveContributed,
     WagerSettled,
@@ -132,15 +139,28 @@ BONUS_SPIN_SPINS = "bonus_spin.spins"
 """Seat 0: rounds with WheelStopped. Seat n: those in which seat n's wager rode the spin."""
 
 ATTENDANT_PAID_JACKPOTS = "attendant_paid_jackpots"
-"""Progressive awards: every ProgressiveAwarded is attendant-paid in this product.
+"""Hand pays: awards at or above the cabinet's hand-pay threshold, validated by a
+floorperson and paid by the attendant, never to the credits (MD Ch. 9 J(4); HandPaid).
 
-A meter award is credited to the seat like any win, but it is the jackpot an
-attendant verifies and signs for, so each one is counted here to reconcile the
-jackpot slips. Fixed-odds wins and Envy Bonuses are not jackpots in this sense.
+Their winnings are in no ``coin_out`` meter (the WagerSettled of a hand pay
+credits only the stake it returns), so the house's win on the game is coin in
+- coin out - ``attendant_paid_jackpots.amount``. A round recorded before jackpots
+were validated (it holds no JackpotLocked) counted every progressive award here,
+as that program did, though it credited them: such rounds still add up that way.
 """
 
 ATTENDANT_PAID_JACKPOTS_AMOUNT = "attendant_paid_jackpots.amount"
-"""Cents of the attendant-paid jackpots (ProgressiveAwarded ``amount``)."""
+"""Cents paid by the attendant (HandPaid ``amount``; before validation existed, every
+ProgressiveAwarded ``amount``)."""
+
+TIPS = "tips"
+"""Cents the seats tipped the dealers (``tip`` entries; MD Ch. 2 D): never coin in or out."""
+
+DEALER_ROUNDS = "rounds"
+"""``dealer.<ID>.rounds``: complete rounds the dealer dealt (the record's ``dealer``)."""
+
+DEALER_TIPS = "tips"
+"""``dealer.<ID>.tips``: cents tipped to the dealer."""
 
 CASH_IN = "cash_in"
 """Cents added by the attendant: ``cash_in`` event log entries."""
@@ -182,8 +202,9 @@ def _definitions() -> dict[str, str]:
     out.update({
         BONUS_SPIN_TRIGGERS: "Bonus Spin triggers (seat 0: rounds; seat n: with its wager)",
         BONUS_SPIN_SPINS: "Bonus Spin wheel spins (seat 0: rounds; seat n: with its wager)",
-        ATTENDANT_PAID_JACKPOTS: "progressive awards, each paid by the attendant",
-        ATTENDANT_PAID_JACKPOTS_AMOUNT: "cents of attendant-paid jackpots",
+        ATTENDANT_PAID_JACKPOTS: "hand pays: jackpots paid by the attendant, not to credits",
+        ATTENDANT_PAID_JACKPOTS_AMOUNT: "cents paid by the attendant as hand pays",
+        TIPS: "cents tipped to the dealers from the seats' credits",
         CASH_IN: "cents of credits added by the attendant",
         CASH_OUT: "cents of credits paid out by the attendant (cancelled credits)",
         POWER_UPS: "power-ups",
@@ -197,6 +218,20 @@ DEFINITIONS: dict[str, str] = _definitions()
 
 
 # --- public API --------------------------------------------------------------------------------
+
+def dealer_meter_name(dealer_id: str, what: str) -> str:
+    """The name of a dealer's meter: ``dealer.D0417.rounds``, ``dealer.D0417.tips``."""
+    return f"dealer.{dealer_id}.{what}"
+
+
+def dealer_meter(name: str) -> tuple[str, str] | None:
+    """(dealer ID, what) of a per-dealer meter's name, or None for any other meter."""
+    head, _, rest = name.partition(".")
+    dealer_id, _, what = rest.partition(".")
+    if head != "dealer" or not dealer_id or what not in (DEALER_ROUNDS, DEALER_TIPS):
+        return None
+    return dealer_id, what
+
 
 def round_events(record: dict[str, Any]) -> list[Event]:
     """The record's events as the core's dataclasses, in the order they happened."""
@@ -223,6 +258,8 @@ def round_meters(record: dict[str, Any]) -> Meters:
     tied: set[int] = set()
     net: Counter[int] = Counter()
     triggered: tuple[int, ...] = ()
+    awarded: list[tuple[int, int]] = []  # (seat, amount) of each progressive award
+    validated = False  # the round ran under jackpot validation (a JackpotLocked in it)
     for event in round_events(record):
         match event:
             case WagerSettled(seat=seat, payment=payment, paid=paid, capped=capped):
@@ -244,6 +281,10 @@ def round_meters(record: dict[str, Any]) -> Meters:
             case ProgressiveAwarded(level=level, seat=seat, amount=amount):
                 _add(meters, seat, PROGRESSIVE_HITS[level], 1)
                 _add(meters, seat, PROGRESSIVE_AMOUNT[level], amount)
+                awarded.append((seat, amount))
+            case JackpotLocked():
+                validated = True
+            case HandPaid(seat=seat, amount=amount):
                 _add(meters, seat, ATTENDANT_PAID_JACKPOTS, 1)
                 _add(meters, seat, ATTENDANT_PAID_JACKPOTS_AMOUNT, amount)
             case BonusSpinTriggered(seats=seats):
@@ -255,9 +296,16 @@ def round_meters(record: dict[str, Any]) -> Meters:
                 _count_wager_void(meters, event)
             case _:
                 pass
+    if not validated:  # recorded before jackpot validation: as that program counted them
+        for seat, amount in awarded:
+            _add(meters, seat, ATTENDANT_PAID_JACKPOTS, 1)
+            _add(meters, seat, ATTENDANT_PAID_JACKPOTS_AMOUNT, amount)
     _count_round(meters, GAMES_PLAYED, played)
     for seat in played:
         _add(meters, seat, _game_result(seat in tied, net[seat]), 1)
+    dealer = record.get("dealer")
+    if dealer:  # MD Ch. 8 E(4): the round's dealer, as the record names it
+        meters[TABLE, dealer_meter_name(str(dealer), DEALER_ROUNDS)] += 1
     return +meters  # drop the zeros: every meter is a non-negative sum
 
 
@@ -273,6 +321,11 @@ def log_meters(entry: dict[str, Any]) -> Meters:
         details = entry["details"]
         _add(meters, int(details["seat"]), CASH_IN if kind == "cash_in" else CASH_OUT,
              int(details["amount"]))
+    elif kind == "tip":  # MD Ch. 2 D: to the dealer's tip box, never coin in or out
+        details = entry["details"]
+        amount = int(details["amount"])
+        _add(meters, int(details["seat"]), TIPS, amount)
+        meters[TABLE, dealer_meter_name(str(details["dealer"]), DEALER_TIPS)] += amount
     elif kind == "power_up":
         meters[TABLE, POWER_UPS] += 1
     elif kind == "operator_login":

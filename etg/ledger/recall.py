@@ -21,12 +21,16 @@ from etg.core.events import (
     DecisionMade,
     EnvyBonus,
     Event,
+    HandPaid,
+    JackpotLocked,
+    JackpotValidated,
     PayoutHandMade,
     ProgressiveAwarded,
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
     SeatAbandoned,
+    TipGiven,
     WagerSettled,
     WagerVoided,
     WheelStopped,
@@ -86,11 +90,13 @@ def _header(record: dict[str, Any], events: list[Event]) -> list[str]:
     paytable = record["paytable"]
     shoe = record["shoe"]
     cut = "; the cut card came out" if any(isinstance(e, CutCardOut) for e in events) else ""
+    dealer = record.get("dealer")  # MD Ch. 8 E(4); absent from records older than sign-in
     return [
         title,
         f"Paytable {paytable['id']}, sha256 {str(paytable['sha256'])[:12]}",
         f"Started {record['started_at']}, ended {record['ended_at']}",
         f"Shoe {shoe['shuffle_number']}, cut card at {shoe['cut_index']}{cut}",
+        *([f"Dealer {dealer}"] if dealer else []),
     ]
 
 
@@ -123,6 +129,13 @@ def _table_events(events: list[Event]) -> list[str]:
                 lines.append(f"Wheel: Community ring stop {stops.community} \"{community}\", "
                              f"Seat ring stop {stops.seat}, "
                              f"Hot Spot ring stop {stops.hot_spot} \"{hot_spot}\"")
+            case JackpotLocked(awards=awards):
+                held = ", ".join(f"seat {a.seat} {WAGER_LABELS[a.payment.kind]} {money(a.win)}"
+                                 f"{' (hand pay)' if a.hand_pay else ''}" for a in awards)
+                lines.append(f"Jackpot lock: {held}")
+            case JackpotValidated(validator=validator, amount=amount, hand_paid=hand_paid):
+                lines.append(f"Jackpot validated by {validator}: {money(amount)}, of which "
+                             f"{money(hand_paid)} paid by the attendant")
             case _:
                 pass
     return lines
@@ -191,6 +204,12 @@ def _seat_event(event: Event, seat: int) -> str | None:
                      f"tie hands on spots {', '.join(str(spot) for spot in spots)}")
             return (f"abandoned seat marked abandoned by the supervisor; {where}: "
                     f"{_ABANDONED_RULE[rule]}")
+        case HandPaid(seat=s, spot=spot, kind=kind, amount=amount, validator=validator) \
+                if s == seat:
+            return (f"hand pay {_where(spot)}{WAGER_LABELS[kind]} {money(amount)} paid by the "
+                    f"attendant, validated by {validator}")
+        case TipGiven(seat=s, dealer_id=dealer, amount=amount) if s == seat:
+            return f"tip      {money(amount)} to dealer {dealer}"
     return None
 
 

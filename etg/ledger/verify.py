@@ -435,14 +435,16 @@ class Recount:
     def _event(self, entry: Entry) -> None:
         details = entry.data()
         kind = entry.tag
-        if kind in ("cash_in", "cash_out") and self.credits is not None:
+        # A tip leaves the seat's credits for the dealer's tip box as cash out leaves them.
+        if kind in ("cash_in", "cash_out", "tip") and self.credits is not None:
             seat = int(details["seat"])
             amount = int(details["amount"])
             delta = amount if kind == "cash_in" else -amount
             self.credits[seat - 1] += delta
             self.cash.append((entry.seq, seat, delta))
             if self.credits[seat - 1] < 0:
-                self._found("credits", f"entries row {entry.seq}: seat {seat} cashed out more "
+                self._found("credits", f"entries row {entry.seq}: seat {seat} "
+                                       f"{'tipped' if kind == 'tip' else 'cashed out'} more "
                                        f"than its credits")
         if kind == "ram_clear":
             self.meters, self.rounds_meters = {}, {}

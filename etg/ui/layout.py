@@ -70,7 +70,8 @@ class TableLayout:
     def console_button(self, index: int, count: int) -> Rect:
         x, y, w, h = self.console
         step = min(62.0, (h - 8) / count)
-        return x + 4, y + 4 + index * step, w - 8, step - 8
+        gap = 8.0 if step >= 56 else max(2.0, step - 48)  # a key stays a finger high
+        return x + 4, y + 4 + index * step, w - 8, step - gap
 
     @property
     def meters(self) -> Rect:

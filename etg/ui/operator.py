@@ -4,8 +4,10 @@ SPEC §6 lists what it holds: "meters, game recall, event log, credits in and
 out per seat, progressive meters, paytable view and switch, shoe and RNG
 self-test, tilt clear, RAM clear (second confirmation)", and the sound's
 "volume and mute"; SPEC §2 adds the supervisor's single-wager void and
-abandoned seat (the WAGERS page, each behind the supervisor PIN). Each is a
-page here, chosen from a column of tabs on the left.
+abandoned seat (the WAGERS page, each behind the supervisor PIN), and the
+floor's procedures JACKPOTS (a lock waiting for its validation, the hand pays)
+and DEALERS (the dealers' PINs, rounds and tips; actions in :mod:`etg.ui.floor`).
+Each is a page here, chosen from a column of tabs on the left.
 
 The menu reads; it changes the table only through the controller's own
 operations (:meth:`App.send` for credits, :meth:`App.switch_paytable`,
@@ -47,12 +49,14 @@ from etg.core.events import (
     DecisionMade,
     EnvyBonus,
     Event,
+    HandPaid,
     PayoutHandMade,
     ProgressiveAwarded,
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
     SeatAbandoned,
+    TipGiven,
     WagerSettled,
     WagerVoided,
     WheelStopped,
@@ -60,7 +64,16 @@ from etg.core.events import (
 from etg.core.money import format_cents, format_gain
 from etg.core.paytable import Paytable, ProgressiveLevel
 from etg.core.state import LEVELS, TableState
-from etg.ledger.meters import CASH_IN, CASH_OUT, DEFINITIONS, TABLE, round_events
+from etg.ledger.meters import (
+    ATTENDANT_PAID_JACKPOTS,
+    ATTENDANT_PAID_JACKPOTS_AMOUNT,
+    CASH_IN,
+    CASH_OUT,
+    DEFINITIONS,
+    TABLE,
+    dealer_meter,
+    round_events,
+)
 from etg.ledger.recall import LEVEL_LABELS
 from etg.pin import PinRole
 from etg.selftest import SelfTest, run_self_test
@@ -70,6 +83,8 @@ from etg.ui.assets import Colour, Style, font
 from etg.ui.audio import Cue
 from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_face, card_size
+from etg.ui.floor import AWARD_WORDS, add_dealer, dealer_rows, recent, remove_dealer
+from etg.ui.floor import validate_jackpot as validate_jackpot_with_pin
 from etg.ui.input import Touch
 from etg.ui.pinpad import require_pin
 from etg.ui.scene import Scene
@@ -100,6 +115,8 @@ class Page(Enum):
     CREDITS = "credits"
     WAGERS = "wagers"  # the supervisor's: a single-wager void, an abandoned seat
     PROGRESSIVES = "progressives"
+    JACKPOTS = "jackpots"  # MD Ch. 9 J(4): the lock, its validation and the hand pays
+    DEALERS = "dealers"  # MD Ch. 8 E(4), Ch. 2 D: the dealers' PINs, rounds and tips
     PAYTABLES = "paytables"
     SOUND = "sound"
     SELF_TEST = "self_test"
@@ -196,7 +213,8 @@ class OperatorMenu(Scene):
         return True
 
     def table_changed(self, state: TableState, events: list[Event]) -> None:
-        if self.page in (Page.METERS, Page.CREDITS, Page.WAGERS, Page.PROGRESSIVES, Page.TILT):
+        if self.page in (Page.METERS, Page.CREDITS, Page.WAGERS, Page.PROGRESSIVES, Page.TILT,
+                         Page.JACKPOTS, Page.DEALERS):
             self._load()  # what those pages show has just changed on the table
 
     # --- actions ----------------------------------------------------------------------------
@@ -241,6 +259,11 @@ class OperatorMenu(Scene):
             self._sound(rest)
         elif tag == "selftest:run":
             self._run_self_test()
+        elif tag == "jackpot:validate":
+            self._log("validate_jackpot")
+            validate_jackpot_with_pin(self.app)
+        elif head == "dealer":
+            self._dealer(rest)
         elif tag == "tilt:ack":
             self._acknowledge()
         elif tag == "ram:clear":
@@ -365,6 +388,31 @@ class OperatorMenu(Scene):
         self._log("sound", volume=sound.volume, mute=sound.mute, refused=refusal)
         self._load()
 
+    def _dealer(self, what: str) -> None:
+        """Add a dealer or change a dealer's PIN (badge, new PIN twice), or remove one."""
+        verb, _, dealer_id = what.partition(":")
+        if verb == "add":
+            add_dealer(self.app, self._dealer_set)
+        elif verb == "remove":
+            self.confirm = Confirm(f"REMOVE DEALER {dealer_id}?",
+                                   "The dealer's PIN no longer signs in at this table.",
+                                   "The ID stays in cabinet.yaml (null) and in the ledger's "
+                                   "rounds; the change is logged.",
+                                   lambda: self._dealer_removed(dealer_id))
+
+    def _dealer_set(self, dealer_id: str, refusal: str | None) -> None:
+        self._log("dealer_pin", dealer=dealer_id, refused=refusal)
+        self.app.notify(f"DEALER {dealer_id}: PIN NOT SET  ·  {refusal}" if refusal else
+                        f"DEALER {dealer_id}: PIN SET", error=refusal is not None)
+        self._load()
+
+    def _dealer_removed(self, dealer_id: str) -> None:
+        refusal = remove_dealer(self.app, dealer_id)
+        self._log("dealer_removed", dealer=dealer_id, refused=refusal)
+        if refusal is not None:
+            self.app.notify(refusal)
+        self._load()
+
     def _run_self_test(self) -> None:
         result = run_self_test(self.app.table.state.paytable.shoe)
         self.app.table.log("self_test", ACTOR, result.figures())
@@ -417,10 +465,11 @@ class OperatorMenu(Scene):
 
     def _nav_buttons(self) -> list[Button]:
         out = []
-        step = min(_TAB_H + _TAB_GAP, _NAV_ROOM // len(Page))  # the column holds every tab
-        gap = min(_TAB_GAP, max(4, step - 64))
+        # every tab fits above EXIT, each at least 48 px high
+        room = LOGICAL[1] - 24 - 2 * _TAB_H - 2 * _TAB_GAP - _NAV_Y
+        tab_h = min(_TAB_H, room // len(Page) - _TAB_GAP)
         for index, page in enumerate(Page):
-            rect = (_NAV_X, _NAV_Y + index * step, _NAV_W, step - gap)
+            rect = (_NAV_X, _NAV_Y + index * (tab_h + _TAB_GAP), _NAV_W, tab_h)
             colour = _RED if page is Page.RAM_CLEAR else theme.BUTTON
             out.append(Button(rect, page.label, f"tab:{page.value}", hot=page is self.page,
                               colour=colour, size=24))
@@ -686,8 +735,8 @@ _METER_WORDS: dict[str, str] = {
     "games.tied": "Games tied", "wars": "Wars", "surrenders": "Surrenders", "voids": "Voids",
     "wager_voids": "Single wagers voided", "wager_voids.amount": "Single wagers voided, amount",
     "bonus_spin.triggers": "Bonus Spin triggers", "bonus_spin.spins": "Bonus Spin spins",
-    "attendant_paid_jackpots": "Attendant-paid jackpots",
-    "attendant_paid_jackpots.amount": "Attendant-paid jackpots, amount",
+    "attendant_paid_jackpots": "Hand pays (attendant-paid jackpots)",
+    "attendant_paid_jackpots.amount": "Hand pays, amount", "tips": "Tips to the dealers",
     "cash_in": "Cash in", "cash_out": "Cash out (cancelled credits)", "power_ups": "Power-ups",
     "operator_menu_entries": "Operator menu entries",
 }
@@ -704,13 +753,16 @@ _PREFIX_WORDS: dict[str, str] = {
 }
 _MONEY_PREFIXES = ("coin_in.", "coin_out.", "progressive.contribution.", "progressive.amount.")
 _MONEY_NAMES = frozenset({"capped", "cash_in", "cash_out", "attendant_paid_jackpots.amount",
-                          "wager_voids.amount"})
+                          "wager_voids.amount", "tips"})
 
 
 def meter_label(name: str) -> str:
     """A meter's name as the screen says it, e.g. ``coin_in.tie`` -> "Coin in · Tie"."""
     if name in _METER_WORDS:
         return _METER_WORDS[name]
+    dealer = dealer_meter(name)
+    if dealer is not None:
+        return f"Dealer {dealer[0]} · {'rounds dealt' if dealer[1] == 'rounds' else 'tips'}"
     for prefix, words in _PREFIX_WORDS.items():
         if name.startswith(prefix):
             tail = name.removeprefix(prefix)
@@ -725,7 +777,9 @@ def meter_value(name: str, value: int) -> str:
     """Cents as money, millionths of a cent as cents, counts as counts; zero as a dash."""
     if not value:
         return "—"
-    if name in _MONEY_NAMES or name.startswith(_MONEY_PREFIXES):
+    dealer = dealer_meter(name)
+    if name in _MONEY_NAMES or name.startswith(_MONEY_PREFIXES) or (dealer and
+                                                                     dealer[1] == "tips"):
         return format_cents(value)
     if name.startswith("progressive.contribution_millionths."):
         cents, rest = divmod(value, 1_000_000)
@@ -849,6 +903,10 @@ def _results(events: list[Event], seat: int, spot: int) -> str:
                 parts.append(f"Voided, {_dollars(amount)} returned ({reason})")
             case SeatAbandoned(seat=s, spots=spots, rule=rule) if s == seat and spot in spots:
                 parts.append(f"Abandoned ({rule.value.replace('_', ' ')})")
+            case HandPaid(seat=s, spot=p, amount=amount) if s == seat and p == spot:
+                parts.append(f"Hand pay {format_cents(amount)}")
+            case TipGiven(seat=s, dealer_id=dealer, amount=amount) if s == seat and spot == 0:
+                parts.append(f"Tip {_dollars(amount)} to {dealer}")
             case _:
                 pass
     return " · ".join(parts)
@@ -872,8 +930,10 @@ def _recall_header(sheet: _Sheet, record: dict[str, Any], position: int, count: 
     paytable = record["paytable"]
     shoe = record["shoe"]
     reason = f"  ·  reason: {record.get('void_reason')}" if voided else ""
+    dealer = f"  ·  dealer {record['dealer']}" if record.get("dealer") else ""
     sheet.text(f"Paytable {paytable['id']}  ·  sha256 {str(paytable['sha256'])[:16]}…"
-               f"  ·  shoe {shoe['shuffle_number']}, cut card at {shoe['cut_index']}{reason}",
+               f"  ·  shoe {shoe['shuffle_number']}, cut card at {shoe['cut_index']}{dealer}"
+               f"{reason}",
                x + 190, y + 2, 20, theme.CREAM, max_width=_BODY_W - 200)
     sheet.text(f"Started {_when(record['started_at'])}   ·   ended {_when(record['ended_at'])}",
                x + 190, y + 26, 18, theme.TEXT_DIM)
@@ -916,9 +976,13 @@ def _recall_wheel(sheet: _Sheet, events: list[Event], x: float, y: float, width:
     paid = sum(e.paid for e in settled)
     contributed = sum(e.to_meter + e.to_reserve for e in events
                       if isinstance(e, ProgressiveContributed))
+    hand_paid = [e for e in events if isinstance(e, HandPaid)]
     sections: list[tuple[str, list[tuple[str, str]]]] = [
         ("ROUND", [("Wagered / paid", f"{format_cents(staked)} / {format_cents(paid)}"),
-                   ("To the meters", format_cents(contributed))]),
+                   ("To the meters", format_cents(contributed)),
+                   *([("Hand paid", f"{format_cents(sum(e.amount for e in hand_paid))}  ·  "
+                                    f"validated by {hand_paid[0].validator}")]
+                     if hand_paid else [])]),
     ]
     trigger = next((e for e in events if isinstance(e, BonusSpinTriggered)), None)
     stopped = next((e for e in events if isinstance(e, WheelStopped)), None)
@@ -976,6 +1040,8 @@ _KIND_COLOURS: dict[str, theme.RGB] = {
     "ram_clear": (240, 120, 90), "void": (240, 170, 70), "cash_in": (140, 220, 160),
     "cash_out": (140, 220, 160), "cash_out_request": theme.WIN, "tilt_cleared": theme.PUSH,
     "wager_void": (240, 170, 70), "seat_abandoned": (240, 170, 70),
+    "jackpot_lock": theme.GOLD, "jackpot_validated": theme.GOLD, "hand_pay": theme.WIN,
+    "dealer_sign_in": (150, 190, 240), "tip": (200, 170, 240),
 }
 
 
@@ -1219,6 +1285,114 @@ def recent_awards(records: list[dict[str, Any]]) -> list[Award]:
             if isinstance(event, ProgressiveAwarded):
                 out.append(Award(int(record["round"]), event.level, event.seat, event.amount))
     return out
+
+
+# --- JACKPOTS (MD Ch. 9 J(4)) -----------------------------------------------------------------
+
+HAND_PAYS_SHOWN = 10
+"""Hand pays the JACKPOTS page lists, newest first."""
+
+
+def _jackpots_view(menu: OperatorMenu) -> PageView:
+    table = menu.app.table
+    state = table.state
+    sheet = _Sheet()
+    x, width = _BODY_X, _BODY_W
+    y: float = _BODY_Y
+    rules = state.jackpot_rules
+    threshold = ("no validation (the cabinet sets none)" if rules is None else
+                 f"awards of {format_cents(rules.hand_pay_cents)} or more are hand paid")
+    lock = state.jackpot
+    sheet.section("JACKPOT LOCK" if lock else "NO JACKPOT WAITS", x, y, width)
+    if lock is None:
+        sheet.text("Play goes on: no award is held for validation.", x, y + 48, 22,
+                   theme.TEXT_DIM)
+        y += 100
+    else:
+        rows: list[list[Text]] = [
+            [str(a.seat), str(a.spot or "—"), AWARD_WORDS[a.payment.kind.value],
+             (format_cents(a.win), theme.WIN),
+             ("HAND PAY", theme.WAR) if a.hand_pay else "to credits"] for a in lock.awards]
+        y = sheet.table([("SEAT", 90, "l"), ("SPOT", 90, "l"), ("AWARD", 420, "l"),
+                         ("AMOUNT", 240, "r"), ("PAID", width - 840 - 380, "l")],
+                        rows[:6], x, y + 44, 38, 20)
+        sheet.buttons.append(Button((x + width - 360, _BODY_Y + 44, 360, 96), "VALIDATE",
+                                    "jackpot:validate", hot=True, colour=(150, 100, 20), size=30,
+                                    sublabel="FLOORPERSON PIN"))
+        y += 24
+    meters = Counter[tuple[int, str]]()
+    for counter in table.ledger.meters().values():
+        meters.update(counter)
+    sheet.text(f"Hand-pay threshold: {threshold}.  Hand pays since the last RAM clear: "
+               f"{meters[TABLE, ATTENDANT_PAID_JACKPOTS]:,}, "
+               f"{format_cents(meters[TABLE, ATTENDANT_PAID_JACKPOTS_AMOUNT])}.", x, y, 21,
+               theme.CREAM, max_width=width)
+    y += 48
+    sheet.section("HAND PAYS", x, y, width)
+    pays = recent(menu.app, "hand_pay", HAND_PAYS_SHOWN)
+    rows = [[_when(e["at"]), str(e["details"]["round"]), str(e["details"]["seat"]),
+             AWARD_WORDS.get(str(e["details"]["kind"]), str(e["details"]["kind"])),
+             (format_cents(int(e["details"]["amount"])), theme.WIN),
+             str(e["details"]["validator"])] for e in pays]
+    if rows:
+        sheet.table([("TIME (UTC)", 260, "l"), ("ROUND", 120, "r"), ("SEAT", 100, "r"),
+                     ("AWARD", 420, "l"), ("AMOUNT", 240, "r"),
+                     ("VALIDATED BY", width - 1140, "l")], rows, x, y + 44, 36, 19)
+    else:
+        sheet.text("No hand pay has been recorded on this ledger.", x, y + 48, 21,
+                   theme.TEXT_DIM)
+    return sheet.view("JACKPOTS", "A progressive award, or an award at the hand-pay threshold, "
+                                  "waits for a floorperson's PIN (MD Ch. 9 J(4)).")
+
+
+# --- DEALERS (MD Ch. 8 E(4), Ch. 2 D) ----------------------------------------------------------
+
+TIPS_SHOWN = 8
+"""Tips the DEALERS page lists, newest first."""
+
+
+def _dealers_view(menu: OperatorMenu) -> PageView:
+    app = menu.app
+    sheet = _Sheet()
+    x, y, width = _BODY_X, _BODY_Y, _BODY_W
+    end: float
+    at_table = app.table.state.dealer
+    sheet.text(f"At the table: {'dealer ' + at_table if at_table else 'no dealer signed in'}",
+               x, y - 6, 24, theme.GOLD if at_table else theme.TEXT_DIM, style=Style.BOLD)
+    sheet.buttons.append(Button((x + width - 360, _CONTENT[1] + 20, 360, 72), "ADD / SET PIN",
+                                "dealer:add", colour=(30, 96, 66), size=24))
+    dealers = dealer_rows(app)
+    row_h = 44
+    columns = [("DEALER", 220, "l"), ("PIN", 200, "l"), ("ROUNDS DEALT", 240, "r"),
+               ("TIPS", 240, "r"), ("", width - 900, "l")]
+    top = y + 40
+    rows: list[list[Text]] = [
+        [(d.dealer_id, theme.GOLD) if d.at_table else d.dealer_id,
+         "set" if d.has_pin else ("removed", theme.TEXT_DIM), f"{d.rounds:,}",
+         format_cents(d.tips), "at the table" if d.at_table else ""] for d in dealers[:8]]
+    if rows:
+        end = sheet.table(columns, rows, x, top, row_h, 21)
+        for index, d in enumerate(dealers[:8]):
+            if d.has_pin:
+                sheet.buttons.append(Button((x + width - 200, top + row_h + _HEAD_GAP + index
+                                             * row_h + 2, 190, row_h - 4), "REMOVE",
+                                            f"dealer:remove:{d.dealer_id}", colour=_RED, size=18))
+    else:
+        sheet.text("No dealer yet: ADD / SET PIN adds one (badge number and PIN).", x, top + 8,
+                   21, theme.TEXT_DIM)
+        end = top + 50
+    sheet.section("TIPS", x, end + 24, width)
+    tips = recent(app, "tip", TIPS_SHOWN)
+    tip_rows: list[list[Text]] = [
+        [_when(e["at"]), str(e["details"]["seat"]), str(e["details"]["dealer"]),
+         (format_cents(int(e["details"]["amount"])), theme.WIN)] for e in tips]
+    if tip_rows:
+        sheet.table([("TIME (UTC)", 300, "l"), ("SEAT", 140, "r"), ("DEALER", 260, "l"),
+                     ("AMOUNT", 240, "r")], tip_rows, x, end + 68, 36, 19)
+    else:
+        sheet.text("No tip has been given on this ledger.", x, end + 72, 21, theme.TEXT_DIM)
+    return sheet.view("DEALERS", "A dealer signs in at the console with a badge number and PIN; "
+                                 "tips go from the seats' credits to the dealer at the table.")
 
 
 # --- PAYTABLES -------------------------------------------------------------------------------
@@ -1686,6 +1860,7 @@ _LOADERS: dict[Page, Callable[[OperatorMenu], PageView]] = {
     Page.METERS: _meters_view, Page.RECALL: _recall_view, Page.EVENT_LOG: _event_log_view,
     Page.CREDITS: _credits_view, Page.WAGERS: _wagers_view,
     Page.PROGRESSIVES: _progressives_view,
+    Page.JACKPOTS: _jackpots_view, Page.DEALERS: _dealers_view,
     Page.PAYTABLES: _paytables_view, Page.SOUND: _sound_view, Page.SELF_TEST: _self_test_view,
     Page.TILT: _tilt_view,
     Page.RAM_CLEAR: _ram_clear_view,

@@ -28,6 +28,7 @@ from etg.core.commands import (
     Deal,
     NextRound,
     OpenBets,
+    Tip,
     Void,
     WarDeal,
 )
@@ -44,6 +45,7 @@ from etg.ui.audio import Cue
 from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
 from etg.ui.felt import Target, betting_targets, decision_targets
+from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
 from etg.ui.presenter import (
@@ -85,6 +87,7 @@ STATUS = {
     Phase.BONUS_SPIN: "BONUS SPIN!",
     Phase.COMPLETE: "ROUND COMPLETE",
     Phase.VOIDED: "ROUND VOID",
+    Phase.JACKPOT: "JACKPOT!  AWAITING VALIDATION",  # MD Ch. 9 J(4)(c)
 }
 
 
@@ -106,10 +109,13 @@ CONSOLE: tuple[ConsoleKey, ...] = (
     ConsoleKey("next_round", "NEXT ROUND", (pygame.K_F6, pygame.K_n)),
     ConsoleKey("shuffle", "SHUFFLE", (pygame.K_F7, pygame.K_u)),
     ConsoleKey("void", "VOID", (pygame.K_F8, pygame.K_v)),
+    # the floor's button: the dealer's SIGN IN between rounds, VALIDATE while a jackpot waits
+    ConsoleKey("floor", "SIGN IN", (pygame.K_F11, pygame.K_i, pygame.K_F12, pygame.K_j)),
 )
 _LIT = {DealerAction.OPEN: "open", DealerAction.CLOSE: "close", DealerAction.DEAL: "deal",
         DealerAction.WAR_DEAL: "war_deal", DealerAction.SPIN: "spin",
-        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle"}
+        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle",
+        DealerAction.VALIDATE: "floor"}
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,9 @@ class HistoryEntry:
     bonus: bool
     voided: bool
 
+
+_CASH_OUT_MIN = 96.0  # CASH OUT keeps this much of its row when TIP buttons share it
+_TIP_W, _TIP_GAP = 56.0, 6.0
 
 class TableScene(Scene):
     """The table as players and the dealer see it."""
@@ -226,7 +235,8 @@ class TableScene(Scene):
 
     def _build_targets(self, state: TableState) -> list[Target]:
         lit = _LIT.get(dealer_next(state))
-        out = [Target(Button(self.layout.console_button(i, len(CONSOLE)), key.label,
+        out = [Target(Button(self.layout.console_button(i, len(CONSOLE)),
+                             "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
                              f"dealer:{key.tag}", hot=key.tag == lit and not self.app.table.tilted,
                              colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22))
                for i, key in enumerate(CONSOLE)]
@@ -240,12 +250,32 @@ class TableScene(Scene):
                 out.extend(decision_targets(seat, state, mine))
             elif state.phase is Phase.BETTING:
                 out.extend(betting_targets(seat, state, self.in_hand[seat.seat]))
-            out.append(Target(self._cash_out_button(seat)))
+            tips = self._tip_targets(seat, state)
+            out.append(Target(self._cash_out_button(seat, len(tips))))
+            out.extend(tips)
         return out
 
-    def _cash_out_button(self, seat: SeatLayout) -> Button:
-        return Button(seat.cash_out, "CASH OUT", f"seat:{seat.seat}:cashout",
-                      colour=theme.PANEL_LIGHT, size=18)
+    def _tip_targets(self, seat: SeatLayout, state: TableState) -> list[Target]:
+        """TIP beside CASH OUT, the cabinet's amounts (as many as fit a finger wide, smallest
+        first), while a dealer is at the table. MD Ch. 2 D: a tip for the dealer, from the
+        seat's credits."""
+        amounts = sorted(self.app.cabinet.tip_amounts_cents)
+        if state.dealer is None or not amounts:
+            return []
+        x, y, w, h = seat.cash_out
+        fit = min(len(amounts), int((w - _CASH_OUT_MIN) // (_TIP_W + _TIP_GAP)))
+        right = x + w
+        return [Target(Button((right - (fit - i) * (_TIP_W + _TIP_GAP) + _TIP_GAP, y, _TIP_W, h),
+                              f"TIP {format_cents(cents, whole_dollars=True)}",
+                              f"seat:{seat.seat}:tip:{cents}", colour=theme.PANEL_LIGHT,
+                              size=14), Tip(seat.seat, cents))
+                for i, cents in enumerate(amounts[:fit])]
+
+    def _cash_out_button(self, seat: SeatLayout, tips: int = 0) -> Button:
+        x, y, w, h = seat.cash_out
+        return Button((x, y, w - tips * (_TIP_W + _TIP_GAP), h), "CASH OUT",
+                      f"seat:{seat.seat}:cashout", colour=theme.PANEL_LIGHT,
+                      size=18 if not tips else 15)
 
     def tap(self, button: Button, touch: Touch) -> None:
         parts = button.tag.split(":")
@@ -286,6 +316,12 @@ class TableScene(Scene):
 
     def dealer(self, action: str) -> None:
         """A dealer console action, by button or key; the engine refuses it if out of turn."""
+        if action == "floor":
+            from etg.ui.floor import sign_in_dealer, validate_jackpot
+
+            locked = self.app.table.state.jackpot is not None
+            (validate_jackpot if locked else sign_in_dealer)(self.app)
+            return
         if action == "void":
             from etg.ui.pinpad import PinRole, require_pin
 
@@ -317,7 +353,7 @@ class TableScene(Scene):
         elif what == "cashout":
             self.app.request_cash_out(seat)
             self.seat_messages[seat] = ("ATTENDANT CALLED", self.app.now + SEAT_MESSAGE_S)
-        elif command is not None:  # a circle, CLEAR / REPEAT / DOUBLE, WAR / SURRENDER
+        elif command is not None:  # a circle, CLEAR / REPEAT / DOUBLE, WAR / SURRENDER, TIP
             self._player(seat, command)
 
     def _player(self, seat: int, command: Command) -> None:
@@ -376,6 +412,7 @@ class TableScene(Scene):
             if shown.phase is Phase.COMPLETE and self.settled(now):
                 self._draw_seat_result(surface, seat, shown)
         self._draw_animations(surface, now)
+        draw_jackpot_lock(surface, shown, now)
         tilt = self.app.table.tilt
         if tilt is not None:
             self._draw_tilt(surface, [f"{p.check}: {p.message}" for p in tilt.problems])
@@ -433,7 +470,8 @@ class TableScene(Scene):
     def _draw_dealer(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
         hidden = self.presenter.hidden_cards(now)
         r = shown.round
-        draw_text(surface, "DEALER", 18, theme.CREAM, (_cx(self.layout.dealer_card), 80))
+        dealer = f"DEALER {shown.dealer}" if shown.dealer else "DEALER"  # MD Ch. 8 E(4)
+        draw_text(surface, dealer, 18, theme.CREAM, (_cx(self.layout.dealer_card), 80))
         self._card_slot(surface, self.layout.dealer_card, r.dealer_card,
                         ("dealer", 0, False) in hidden)
         if r.dealer_war_card is not None or shown.phase in (Phase.WAR_PENDING,):

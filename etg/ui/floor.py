@@ -1,0 +1,216 @@
+"""The floor's procedures on the kiosk: jackpot validation, dealer sign-in, dealers' PINs, tips.
+
+Each action ends in a command sent through the App (the engine decides) or in
+``cabinet.yaml`` (a dealer's PIN, like every PIN: a salted hash). PINs are
+asked for with the PIN pad (:mod:`etg.ui.pinpad`):
+
+- **Validate** (MD Ch. 9 J(4)(c)): the PIN of a floorperson or above; the
+  validation is sent in the name of whose PIN it was.
+- **Sign in** (MD Ch. 8 E(4)): the dealer's badge number, then the dealer's
+  own PIN; the engine refuses a change of dealer during a round.
+- **Dealers' PINs**: added, changed and removed on the operator menu's
+  DEALERS page; each change is recorded as a PIN change (a fingerprint of the
+  hash, never the PIN).
+
+The jackpot panel keeps the progressive light lit and the awards held on the
+table screen until the validation; the operator pages read their rows here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
+from etg.config.loader import load_cabinet
+from etg.config.problems import ConfigError
+from etg.core.commands import SignInDealer, ValidateJackpot
+from etg.core.floor import dealer_id_problem
+from etg.core.money import format_cents
+from etg.core.state import TableState
+from etg.ledger.meters import DEALER_ROUNDS, DEALER_TIPS, dealer_meter
+from etg.pin import JACKPOT_VALIDATORS, dealer_key, hash_pin, pin_problem
+from etg.ui import theme
+from etg.ui.numberpad import NumberPad
+from etg.ui.pinpad import Credential, require_any_pin
+from etg.ui.widgets import draw_panel, draw_text
+
+if TYPE_CHECKING:
+    from etg.ui.app import App
+
+AWARD_WORDS: dict[str, str] = {
+    "initial": "INITIAL WAGER", "tie": "TIE WAGER", "war": "WAR WAGER",
+    "war_tie": "WAR TIE WAGER", "progressive_payout": "PROGRESSIVE PAYOUT",
+    "bonus_spin": "BONUS SPIN", "progressive": "PROGRESSIVE METER", "envy_bonus": "ENVY BONUS",
+}
+"""A held award, by its wager kind's value, as the jackpot panel and the JACKPOTS page
+name it."""
+
+JACKPOT_PANEL = (960.0, 78.0, 384.0, 250.0)
+"""Where the jackpot panel lies on the table screen: over the shoe and the history, so the
+hand, the meters and the wheel stay in sight (MD Ch. 9 J(4)(a)-(b))."""
+
+
+# --- jackpot validation (MD Ch. 9 J(4)(c)) ---------------------------------------------------
+
+def validate_jackpot(app: App) -> None:
+    """Ask for the PIN of a floorperson or above, then validate the jackpot in their name."""
+    if app.table.state.jackpot is None:
+        app.notify("There is no jackpot to validate")
+        return
+    require_any_pin(app, Credential.of(*JACKPOT_VALIDATORS), "FLOORPERSON PIN  ·  VALIDATE",
+                    lambda who: _validated(app, who))
+
+
+def _validated(app: App, who: str) -> None:
+    lock = app.table.state.jackpot
+    if app.send(ValidateJackpot(who), who) is None and lock is not None:
+        hand = lock.hand_pay_amount
+        words = f"  ·  ATTENDANT PAYS {format_cents(hand)}" if hand else ""
+        app.notify(f"JACKPOT VALIDATED BY {who.upper()}{words}", error=False)
+
+
+def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) -> None:
+    """The progressive light and the awards held, while a jackpot waits for its validation."""
+    lock = state.jackpot
+    if lock is None:
+        return
+    x, y, w, h = JACKPOT_PANEL
+    lit = math.sin(now * 2 * math.pi * 1.5) > -0.3  # the light blinks, mostly on
+    edge = theme.GOLD if lit else theme.GOLD_DARK
+    draw_panel(surface, (x, y, w, h), (30, 8, 12), edge, radius=16, width=4)
+    lamp = (round(x + 34), round(y + 32))
+    pygame.draw.circle(surface, theme.WIN if lit else theme.GOLD_DARK, lamp, 16)
+    pygame.draw.circle(surface, theme.WHITE, lamp, 16, width=2)
+    draw_text(surface, "JACKPOT", 34, theme.GOLD, (x + 62, y + 32), "midleft", shadow=True)
+    draw_text(surface, f"ROUND {lock.round_number}", 16, theme.CREAM, (x + w - 16, y + 32),
+              "midright")
+    row = y + 70
+    for award in lock.awards[:4]:
+        pay = "HAND PAY" if award.hand_pay else "TO CREDITS"
+        draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}", 17,
+                  theme.WHITE, (x + 16, row), "midleft", max_width=round(w) - 150)
+        draw_text(surface, format_cents(award.win), 18, theme.WIN, (x + w - 16, row - 2),
+                  "midright")
+        draw_text(surface, pay, 12, theme.WAR if award.hand_pay else theme.TEXT_DIM,
+                  (x + w - 16, row + 14), "midright")
+        row += 36
+    if len(lock.awards) > 4:
+        draw_text(surface, f"and {len(lock.awards) - 4} more", 15, theme.CREAM, (x + 16, row - 8),
+                  "midleft")
+    draw_text(surface, "AWAITING FLOORPERSON VALIDATION", 17, theme.WAR,
+              (x + w / 2, y + h - 20), max_width=round(w) - 24)
+
+
+# --- the dealer (MD Ch. 8 E(4)) --------------------------------------------------------------
+
+def sign_in_dealer(app: App) -> None:
+    """The dealer's badge number, then the dealer's PIN, then the sign-in."""
+    app.push(NumberPad(app, "DEALER SIGN IN  ·  BADGE NUMBER", lambda dealer_id: _dealer_pin(
+        app, dealer_id), prefix="D", problem=lambda dealer_id: _sign_in_problem(app, dealer_id),
+        hint="Type your badge number, then ENTER"))
+
+
+def _sign_in_problem(app: App, dealer_id: str) -> str | None:
+    refusal = app.table.refusal(SignInDealer(dealer_id))
+    if refusal is not None:
+        return refusal
+    try:
+        dealers = load_cabinet(app.cabinet_file).dealers
+    except ConfigError as error:
+        return f"cabinet.yaml cannot be read: {error.problems[0].message}"
+    if dealers.get(dealer_id) is None:
+        return f"No dealer {dealer_id} on this table: see the operator menu's DEALERS page"
+    return None
+
+
+def _dealer_pin(app: App, dealer_id: str) -> None:
+    require_any_pin(app, Credential.dealer(dealer_id), f"DEALER {dealer_id}  ·  PIN",
+                    lambda who: _signed_in(app, dealer_id, who))
+
+
+def _signed_in(app: App, dealer_id: str, who: str) -> None:
+    if app.send(SignInDealer(dealer_id), who) is None:
+        app.notify(f"DEALER {dealer_id} AT THE TABLE  ·  THE FIRST CARD IS BURNED", error=False)
+
+
+def add_dealer(app: App, done: Callable[[str, str | None], None]) -> None:
+    """Badge number, a new PIN twice, then the hash in ``cabinet.yaml``; ``done(id, refusal)``.
+
+    An existing dealer's PIN is replaced the same way.
+    """
+    app.push(NumberPad(app, "DEALER  ·  BADGE NUMBER", lambda dealer_id: _new_pin(
+        app, dealer_id, done), prefix="D", problem=dealer_id_problem,
+        hint="A new dealer, or a dealer whose PIN changes"))
+
+
+def _new_pin(app: App, dealer_id: str, done: Callable[[str, str | None], None]) -> None:
+    def repeat(first: str) -> None:
+        app.push(NumberPad(app, f"DEALER {dealer_id}  ·  REPEAT THE PIN",
+                           lambda second: _store_pin(app, dealer_id, first, second, done),
+                           masked=True))
+
+    app.push(NumberPad(app, f"DEALER {dealer_id}  ·  NEW PIN", repeat, masked=True,
+                       problem=pin_problem, hint="4 to 8 digits"))
+
+
+def _store_pin(app: App, dealer_id: str, first: str, second: str,
+               done: Callable[[str, str | None], None]) -> None:
+    if first != second:
+        done(dealer_id, "the two entries differ; nothing was changed")
+        return
+    done(dealer_id, _set_dealer(app, dealer_id, hash_pin(first)))
+
+
+def remove_dealer(app: App, dealer_id: str) -> str | None:
+    """Take the dealer's PIN away (the ID stays, null); None if done, else why not."""
+    return _set_dealer(app, dealer_id, None)
+
+
+def _set_dealer(app: App, dealer_id: str, stored: str | None) -> str | None:
+    try:
+        set_cabinet_value(app.cabinet_file, dealer_key(dealer_id), stored)
+        app.cabinet = load_cabinet(app.cabinet_file)
+    except (ConfigError, CabinetKeyError, ValueError, OSError) as error:
+        return str(error)
+    app.table.note_pins({f"dealer {d}": h for d, h in app.cabinet.dealers.items()})
+    return None
+
+
+# --- what the operator pages show ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DealerRow:
+    """One dealer of ``cabinet.yaml`` with the dealer's meters (every paytable)."""
+
+    dealer_id: str
+    has_pin: bool
+    at_table: bool
+    rounds: int
+    tips: int
+
+
+def dealer_rows(app: App) -> list[DealerRow]:
+    """Every dealer the cabinet knows, and any who dealt here since, by ID."""
+    totals: Counter[tuple[str, str]] = Counter()
+    for counter in app.table.ledger.meters().values():
+        for (_seat, name), value in counter.items():
+            dealer = dealer_meter(name)
+            if dealer is not None:
+                totals[dealer] += value
+    dealers = dict(app.cabinet.dealers)
+    for dealer_id, _ in totals:
+        dealers.setdefault(dealer_id, None)
+    at_table = app.table.state.dealer
+    return [DealerRow(d, dealers[d] is not None, d == at_table, totals[d, DEALER_ROUNDS],
+                      totals[d, DEALER_TIPS]) for d in sorted(dealers)]
+
+
+def recent(app: App, kind: str, limit: int) -> list[dict[str, Any]]:
+    """The newest ``limit`` event-log entries of ``kind``, newest first."""
+    return app.table.ledger.last_events((kind,), limit)[::-1]

@@ -1,0 +1,325 @@
+"""Jackpot validation, hand pays, the dealer and tips through the controller and the ledger.
+
+The shipped Maryland five-spot paytable (MD Ch. 9 J(4), Ch. 8 E(4), Ch. 2 D): the
+Progressive Payout Wager is $5 on a $10,000.00 meter growing 5 % of each wager;
+a Suited Four-of-a-Kind pays the meter and 1000 to 1, and $5,000 of Envy Bonus to
+every other seat with the wager.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from etg.bots import BOT_FLOORPERSON, RoundDriver, standard_bots
+from etg.cli import main
+from etg.core.commands import (
+    BetKind,
+    CashIn,
+    CloseBets,
+    Command,
+    Deal,
+    Decide,
+    NextRound,
+    OpenBets,
+    PlaceWager,
+    Settle,
+    Shuffle,
+    ShuffleReason,
+    SignInDealer,
+    Tip,
+    ValidateJackpot,
+    WarDeal,
+)
+from etg.core.jackpot import JackpotRules
+from etg.core.paytable import Decision
+from etg.core.refusal import Reason, Refused
+from etg.core.rng import SeededSource
+from etg.core.state import Phase
+from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_AMOUNT, TIPS
+from etg.ledger.recall import render_round
+from etg.ledger.store import Ledger
+from etg.ledger.verify import verify
+from etg.table import Table
+from tests.ledger_support import paytable
+from tests.tables import rigged_draw
+
+CREDITS = 100_000
+METER = 1_000_050
+PP_WIN = 500_000
+ENVY = 500_000
+MD = "md-community-5"
+# burn, spots 1-5, the dealer's 9♥; three War burns, spot 1's War card, the dealer's
+SUITED_FOUR = ["7D", "9H", "2C", "2C", "2C", "2C", "9H", "3S", "3S", "3S", "9H", "9H"]
+
+
+DEFAULT_RULES = JackpotRules()  # $1,200.00
+
+
+def open_md(db: Path, rules: JackpotRules | None = DEFAULT_RULES) -> Table:
+    return Table.open(Ledger.open(db), paytable(), SeededSource(1), jackpot_rules=rules)
+
+
+def send_all(table: Table, commands: list[tuple[Command, str]]) -> None:
+    for command, actor in commands:
+        table.send(command, actor=actor)
+
+
+def to_the_lock(table: Table) -> None:
+    """Seats 1 and 2 each $5 Initial + $5 Progressive Payout; seat 1 makes the hand."""
+    p = table.state.paytable
+    send_all(table, [
+        (Shuffle(rigged_draw(p, SUITED_FOUR), ShuffleReason.NEW_SHOE), "dealer"),
+        (CashIn(1, CREDITS), "attendant"), (CashIn(2, CREDITS), "attendant"),
+        (OpenBets(), "dealer"),
+        (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (PlaceWager(2, 3, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(2, 3, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer"),
+        (Decide(1, 1, Decision.WAR), "player"), (WarDeal(), "dealer"), (Settle(), "dealer"),
+    ])
+    assert table.state.phase is Phase.JACKPOT
+
+
+def meters(table: Table) -> Counter[tuple[int, str]]:
+    return table.ledger.meters()[MD]
+
+
+def test_a_hand_pay_is_validated_recorded_metered_and_recalled(tmp_path: Path) -> None:
+    # MD Ch. 9 J(4)(a)-(e): at $1,200.00 all three awards are hand pays, the Envy Bonus last
+    table = open_md(tmp_path / "l.db")
+    to_the_lock(table)
+    [lock] = table.ledger.event_log("jackpot_lock")
+    assert [(a["seat"], a["kind"], a["amount"], a["hand_pay"]) for a in lock["details"]["awards"]
+            ] == [(1, "progressive_payout", PP_WIN, True), (1, "progressive", METER, True),
+                  (2, "envy_bonus", ENVY, True)]
+    table.send(ValidateJackpot("floorperson"), actor="floorperson")
+    assert table.state.phase is Phase.COMPLETE
+    assert table.state.credits[:2] == (CREDITS + 1_000, CREDITS - 1_000)
+
+    pays = table.ledger.event_log("hand_pay")
+    assert [(e["actor"], e["details"]) for e in pays] == [
+        ("floorperson", {"round": 1, "seat": 1, "spot": 1, "kind": "progressive_payout",
+                         "amount": PP_WIN, "validator": "floorperson", "paytable_id": MD}),
+        ("floorperson", {"round": 1, "seat": 1, "spot": 1, "kind": "progressive",
+                         "amount": METER, "validator": "floorperson", "paytable_id": MD}),
+        ("floorperson", {"round": 1, "seat": 2, "spot": 0, "kind": "envy_bonus",
+                         "amount": ENVY, "validator": "floorperson", "paytable_id": MD}),
+    ]
+    assert all(e["at"] for e in pays)  # when: the commit's time
+    [validated] = table.ledger.event_log("jackpot_validated")
+    assert validated["details"] == {"round": 1, "validator": "floorperson",
+                                    "amount": PP_WIN + METER + ENVY,
+                                    "hand_paid": PP_WIN + METER + ENVY, "paytable_id": MD}
+
+    m = meters(table)
+    assert (m[1, ATTENDANT_PAID_JACKPOTS], m[1, ATTENDANT_PAID_JACKPOTS_AMOUNT]) == (2,
+                                                                                   PP_WIN + METER)
+    assert (m[2, ATTENDANT_PAID_JACKPOTS], m[2, ATTENDANT_PAID_JACKPOTS_AMOUNT]) == (1, ENVY)
+    assert m[0, ATTENDANT_PAID_JACKPOTS_AMOUNT] == PP_WIN + METER + ENVY
+    # a hand pay never reaches the credits, so it is no coin out: only the $5 stake came back
+    assert m[1, "coin_out.progressive_payout"] == 500
+    assert m[1, "coin_out.progressive"] == 0 and m[2, "coin_out.envy_bonus"] == 0
+    assert m[0, "progressive.amount.progressive_payout"] == METER
+
+    text = render_round(table.ledger.rounds(last=1)[0])
+    assert "Jackpot validated by floorperson: $20,000.50, of which $20,000.50 paid by the " \
+           "attendant" in text
+    assert ("  hand pay spot 1: Progressive award $10,000.50 paid by the attendant, validated "
+            "by floorperson") in text
+    assert "  hand pay Envy Bonus $5,000.00 paid by the attendant, validated by floorperson" \
+        in text
+    assert verify(table.ledger) == []
+    table.close()
+    again = open_md(tmp_path / "l.db")
+    assert again.tilt is None
+    again.close()
+
+
+def test_below_the_threshold_the_validated_awards_are_credited_and_no_hand_pay_is_metered(
+        tmp_path: Path) -> None:
+    table = open_md(tmp_path / "l.db", JackpotRules(2_000_000))  # $20,000.00
+    to_the_lock(table)
+    table.send(ValidateJackpot("supervisor"), actor="supervisor")
+    assert table.state.credits[:2] == (CREDITS + 1_000 + PP_WIN + METER, CREDITS - 1_000 + ENVY)
+    assert table.ledger.event_log("hand_pay") == []
+    m = meters(table)
+    assert m[0, ATTENDANT_PAID_JACKPOTS] == 0
+    assert m[1, "coin_out.progressive"] == METER and m[2, "coin_out.envy_bonus"] == ENVY
+    assert verify(table.ledger) == []
+    table.close()
+
+
+def test_rounds_played_without_validation_count_their_progressive_awards_as_before(
+        tmp_path: Path) -> None:
+    """A table without jackpot rules (a ledger from before validation) credits the awards,
+    and the meters still add them up as that program did: each progressive award on the
+    attendant-paid meters (see etg.ledger.meters)."""
+    table = open_md(tmp_path / "l.db", None)
+    p = table.state.paytable
+    send_all(table, [
+        (Shuffle(rigged_draw(p, SUITED_FOUR), ShuffleReason.NEW_SHOE), "dealer"),
+        (CashIn(1, CREDITS), "attendant"), (OpenBets(), "dealer"),
+        (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer"),
+        (Decide(1, 1, Decision.WAR), "player"), (WarDeal(), "dealer"), (Settle(), "dealer")])
+    assert table.state.phase is Phase.COMPLETE
+    m = meters(table)
+    meter = METER - 25  # one $5 wager fed it
+    assert (m[1, ATTENDANT_PAID_JACKPOTS], m[1, ATTENDANT_PAID_JACKPOTS_AMOUNT]) == (1, meter)
+    assert m[1, "coin_out.progressive"] == meter
+    assert verify(table.ledger, full=True) == []
+    table.close()
+
+
+def test_a_crash_during_the_lock_resumes_the_lock(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    table = open_md(db)
+    to_the_lock(table)
+    locked = table.state
+    table.ledger.close()  # the power goes: no shutdown, no checkpoint
+
+    again = open_md(db)
+    assert again.tilt is None
+    assert again.state == locked and again.state.jackpot is not None
+    assert again.ledger.event_log("power_up")[-1]["details"]["after_interruption"] is True
+    with pytest.raises(Refused) as refusal:
+        again.send(OpenBets())
+    assert refusal.value.reason is Reason.JACKPOT_LOCKED
+    again.send(ValidateJackpot("floorperson"), actor="floorperson")
+    assert again.state.phase is Phase.COMPLETE
+    assert again.state.credits[:2] == (CREDITS + 1_000, CREDITS - 1_000)
+    [record] = again.ledger.rounds()
+    assert record["outcome"] == "complete" and record["credits_after"][:2] == [CREDITS + 1_000,
+                                                                              CREDITS - 1_000]
+    assert len(again.ledger.event_log("hand_pay")) == 3  # paid once, after the restart
+    assert verify(again.ledger, full=True) == []
+    again.close()
+
+
+def test_the_cabinets_threshold_is_applied_at_start_and_logged(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    table = open_md(db, None)
+    assert table.state.jackpot_rules is None
+    table.close()
+    table = open_md(db, JackpotRules(50_000))
+    assert table.state.jackpot_rules == JackpotRules(50_000)
+    [entry] = table.ledger.event_log("jackpot_rules")
+    assert (entry["actor"], entry["details"]) == (
+        "cabinet", {"hand_pay_cents": 50_000, "previous": None, "paytable_id": MD})
+    table.close()
+    table = open_md(db, JackpotRules(50_000))  # unchanged: nothing sent, nothing logged
+    assert len(table.ledger.event_log("jackpot_rules")) == 1
+    to_the_lock(table)
+    table.ledger.close()
+    table = open_md(db, JackpotRules(75_000))  # a lock waits: its awards keep their threshold
+    assert table.state.jackpot_rules == JackpotRules(50_000)
+    table.close()
+
+
+def test_the_bots_floorperson_validates_a_jackpot_in_autoplay(tmp_path: Path) -> None:
+    table = open_md(tmp_path / "l.db")
+    p = table.state.paytable
+    table.send(Shuffle(rigged_draw(p, SUITED_FOUR), ShuffleReason.NEW_SHOE))
+    RoundDriver(standard_bots(p), SeededSource(3), table.apply).play_round(table.state)
+    assert table.ledger.round_count() == 1
+    [validated] = table.ledger.event_log("jackpot_validated")
+    assert validated["actor"] == "floorperson" and \
+        validated["details"]["validator"] == BOT_FLOORPERSON
+    assert verify(table.ledger) == []
+    table.close()
+
+
+# --- the dealer and tips ---------------------------------------------------------------------
+
+def _round(table: Table) -> list[Any]:
+    send_all(table, [(OpenBets(), "dealer"), (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+                     (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer")])
+    if table.state.phase is Phase.DECISIONS:
+        table.send(Decide(1, 1, Decision.SURRENDER), actor="player")
+    events = list(table.round_open.events) if table.round_open else []
+    table.send(NextRound())
+    return events
+
+
+def test_each_round_records_its_dealer_and_a_new_dealer_burns_one_card(tmp_path: Path) -> None:
+    # MD Ch. 8 E(4)
+    table = open_md(tmp_path / "l.db")
+    p = table.state.paytable
+    codes = ["7D", "2C", "3C", "4C", "5C", "6C", "KH", "8D", "9D", "10D", "JD", "QD", "KS", "2H",
+             "3H"]
+    send_all(table, [(Shuffle(rigged_draw(p, codes), ShuffleReason.NEW_SHOE), "dealer"),
+                     (CashIn(1, CREDITS), "attendant"), (SignInDealer("D0417"), "dealer D0417")])
+    _round(table)
+    table.send(SignInDealer("D12"), actor="dealer D12")
+    _round(table)
+    first, second = table.ledger.rounds()
+    assert (first["dealer"], second["dealer"]) == ("D0417", "D12")
+
+    def burned(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
+        return [[(c["rank"], c["suit"]) for c in e["cards"]] for e in record["events"]
+                if e["type"] == "CardsBurned"]
+
+    # the new shoe's burn (Ch. 8 E(1)), then the first dealer's; the second dealer's one card
+    assert burned(first) == [[(7, "D")], [(2, "C")]]
+    assert first["spot_cards"] == ["3C", "4C", "5C", "6C", "KH"] and first["dealer_card"] == "8D"
+    assert burned(second) == [[(9, "D")]]
+    assert second["spot_cards"] == ["10D", "JD", "QD", "KS", "2H"]
+    assert "Dealer D12" in render_round(second).splitlines()
+    m = meters(table)
+    assert (m[0, "dealer.D0417.rounds"], m[0, "dealer.D12.rounds"]) == (1, 1)
+    assert [(e["actor"], e["details"]["dealer"], e["details"]["previous"])
+            for e in table.ledger.event_log("dealer_sign_in")] == [
+        ("dealer D0417", "D0417", None), ("dealer D12", "D12", "D0417")]
+    table.send(OpenBets())
+    with pytest.raises(Refused) as refusal:  # dealers change only between rounds
+        table.send(SignInDealer("D5"))
+    assert refusal.value.reason is Reason.ROUND_IN_PROGRESS
+    assert verify(table.ledger) == []
+    table.close()
+
+
+def test_tips_leave_the_credits_for_the_dealers_tips_meter_and_never_touch_coin_in_or_out(
+        tmp_path: Path) -> None:
+    # MD Ch. 2 D: the tip box beside the dealer
+    db = tmp_path / "l.db"
+    table = open_md(db)
+    table.shuffle(ShuffleReason.NEW_SHOE)
+    send_all(table, [(CashIn(1, CREDITS), "attendant"), (SignInDealer("D0417"), "dealer D0417"),
+                     (Tip(1, 500), "player"), (OpenBets(), "dealer"), (Tip(1, 2_500), "player"),
+                     (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"), (CloseBets(), "dealer"),
+                     (Deal(), "dealer"), (Settle(), "dealer")])
+    if table.state.phase is Phase.DECISIONS:
+        table.send(Decide(1, 1, Decision.SURRENDER), actor="player")
+    [record] = table.ledger.rounds()
+    [net] = [e["net"][0] for e in record["events"] if e["type"] == "RoundComplete"]
+    assert table.state.credits[0] == record["credits_after"][0] == CREDITS - 500 - 2_500 + net
+    assert record["credits_before"][0] == CREDITS - 500  # the first tip came before the round
+    m = meters(table)
+    assert (m[1, TIPS], m[0, TIPS], m[0, "dealer.D0417.tips"]) == (3_000, 3_000, 3_000)
+    coin_in = sum(v for (seat, name), v in m.items() if seat == 0 and name.startswith("coin_in"))
+    coin_out = sum(v for (seat, name), v in m.items()
+                   if seat == 0 and name.startswith("coin_out"))
+    paid = sum(e["paid"] for e in record["events"] if e["type"] == "WagerSettled")
+    assert (coin_in, coin_out) == (500, paid)  # the one wager and what it returned: no tip
+    assert [(e["actor"], e["details"]) for e in table.ledger.event_log("tip")] == [
+        ("player", {"seat": 1, "dealer": "D0417", "amount": 500, "paytable_id": MD}),
+        ("player", {"seat": 1, "dealer": "D0417", "amount": 2_500, "paytable_id": MD})]
+    assert verify(table.ledger, full=True) == []
+    table.close()
+    again = open_md(db)  # the start-up's recount of the credits takes the tips out too
+    assert again.tilt is None and again.state.credits[0] == table.state.credits[0]
+    again.close()
+
+    lines = [json.loads(line) for line in CliRunner().invoke(
+        main, ["ledger", "export", "--db", str(db), "--format", "jsonl"]).output.splitlines()]
+    assert [x["dealer"] for x in lines if x["type"] == "round"] == ["D0417"]
+    assert [x["details"]["amount"] for x in lines if x["type"] == "event"
+            and x["kind"] == "tip"] == [500, 2_500]
