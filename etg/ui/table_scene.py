@@ -206,7 +206,7 @@ class TableScene(Scene):
     # --- input ----------------------------------------------------------------------------------
 
     def buttons(self, now: float) -> Sequence[Button]:
-        state: TableState = self.app.table.state
+        state: TableState = self.app.table.committed  # drawn: only what is committed
         lit = _LIT.get(dealer_next(state))
         out = [Button(self.layout.console_button(i, len(CONSOLE)), key.label, f"dealer:{key.tag}",
                       hot=key.tag == lit and not self.app.table.tilted,
@@ -421,7 +421,7 @@ class TableScene(Scene):
                 by_seat.setdefault(int(button.tag.split(":", 2)[1]), []).append(button)
             else:
                 draw_button(surface, button, button.tag in pressed)
-        pending_seats = {seat for seat, _ in self.app.table.state.pending_decisions()}
+        pending_seats = {seat for seat, _ in self.app.table.committed.pending_decisions()}
         for seat in self.layout.seat_layouts:
             self._draw_seat(surface, seat, shown, by_seat.get(seat.seat, []), pressed,
                             pending_seats, now)
