@@ -1,17 +1,40 @@
 """The controller: commands in, the engine, one committed transaction, then events out.
 
-Every state change goes through :meth:`Table.send`: the engine computes the
-new state and its events (a refusal raises and writes nothing), the ledger
-commits the command, its events and whatever they finish (a hand-ledger row,
-meters, event-log entries) in one transaction, and only then do listeners,
-the screen among them, hear of it (SPEC §5: write before show).
+Every state change is a command. The engine computes the new state and its
+events on the caller's thread, so a refusal is known at once (it raises and
+writes nothing); the command is then committed to the ledger with its events
+and whatever they finish (a hand-ledger record, meters, event-log entries; see
+:mod:`etg.bookkeeper`) in one transaction, and only then do listeners, the
+screen among them, hear of it (SPEC §5: write before show).
+
+Two ways in:
+
+- :meth:`Table.send` waits for the commit, then tells the listeners: bots,
+  ``etg autoplay``, the tests and the demo's drivers stay synchronous.
+- :meth:`Table.submit` (the kiosk) returns as soon as the engine has accepted
+  the command; the commit runs on the ledger's writer thread
+  (:mod:`etg.ledger.writer`), several commands queued behind one fsync are
+  committed together, and :meth:`Table.deliver`, called by the kiosk at the
+  start of each frame, hands the listeners the events of every command whose
+  commit is acknowledged, in order. The next command applies on the latest
+  accepted state (:attr:`Table.state`), so a player can tap quickly; the screen
+  shows :attr:`Table.committed`, the state the listeners last heard of.
+
+Ledger access on the kiosk's thread: **writes go through the writer** (commands,
+event-log entries, tilts, checkpoints, RAM clear, paytable switch, shutdown);
+**reads wait for it**: :meth:`Table.reading` (and the :attr:`Table.ledger`
+property) first waits until everything submitted is committed, and
+:meth:`Table.reading` then holds the writer's lock, so a read never lands
+inside the writer's transaction. The play path (submit, deliver) never touches
+the ledger on the kiosk's thread.
 
 On start the table is rebuilt from the ledger: the newest checkpoint, then the
 commands after it replayed through the same pure engine. The integrity checks
 run; a failure tilts the table, which then refuses play until a supervisor
 acknowledges it. A storage fault during play (disk full, a read-only or
-locked file, damage) is a tilt too: the command is not applied, nothing is
-lost, and after a restart the table is exactly where the last commit left it.
+locked file, damage) is a tilt too: the commands not committed are dropped
+(nobody was shown them), the table goes back to the last committed state, and
+after a restart the table is exactly where the last commit left it.
 """
 
 from __future__ import annotations
@@ -22,11 +45,13 @@ import logging
 import shutil
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from etg.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
 from etg.config.loader import LoadedPaytable
 from etg.core.commands import (
     Command,
@@ -39,31 +64,14 @@ from etg.core.commands import (
 )
 from etg.core.engine import apply, new_table
 from etg.core.engine import refusal as engine_refusal
-from etg.core.events import (
-    CreditsIn,
-    CreditsOut,
-    DealerSignedIn,
-    Event,
-    HandPaid,
-    JackpotLocked,
-    JackpotRulesSet,
-    JackpotValidated,
-    PaytableSwitched,
-    RoundComplete,
-    RoundVoided,
-    SeatAbandoned,
-    ShoeShuffled,
-    TipGiven,
-    WagerVoided,
-)
+from etg.core.events import Event, RoundComplete, RoundVoided
 from etg.core.jackpot import JackpotRules
 from etg.core.refusal import Refused
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
-from etg.core.state import LEVELS, Phase, TableState
+from etg.core.state import Phase, TableState
 from etg.core.wheel import draw_stops
 from etg.ledger.codec import dump_event
-from etg.ledger.meters import round_meters
 from etg.ledger.store import (
     CHECKPOINT_EVERY,
     Ledger,
@@ -74,6 +82,7 @@ from etg.ledger.store import (
     now,
 )
 from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one, verify
+from etg.ledger.writer import Dropped, LedgerWriter
 
 log = logging.getLogger("etg.table")
 
@@ -94,16 +103,6 @@ class Tilt:
         return "; ".join(f"{p.check}: {p.message}" for p in self.problems)
 
 
-@dataclass
-class RoundOpen:
-    """The round in progress since betting opened: what its hand-ledger record will need."""
-
-    seq: int  # the OpenBets entry
-    at: str
-    credits: tuple[int, ...]  # the seats' credits when betting opened
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
 STORAGE_FAULTS = (sqlite3.Error, OSError, LedgerError)
 """What a ledger write can fail with: each one becomes a tilt, never a traceback."""
 
@@ -115,19 +114,36 @@ table that would run its disk full mid-round stops before the round instead.
 """
 
 
+
+@dataclass
+class _Pending:
+    """Ledger work submitted and not yet dealt with by :meth:`Table.deliver`."""
+
+    receipt: Future[Any]
+    accepted: Accepted | None = None  # a command: its events go to the listeners
+    quiet: bool = False  # a failure adds no problem to the tilt (the tilt's own entry)
+    then: Callable[[Any], None] | None = None  # told the work's result once committed
+
+
 class Table:
     """The table on the floor: its state, its ledger, and who listens."""
 
     def __init__(self, ledger: Ledger, paytable: LoadedPaytable, state: TableState,
-                 source: RandomSource) -> None:
-        self.ledger = ledger
+                 source: RandomSource, round_open: RoundOpen | None = None) -> None:
+        self._ledger = ledger
         self.paytable = paytable
         self.state = state
+        """The latest accepted state: the next command applies to it (it may not be committed)."""
+        self.committed = state
+        """The state the listeners last heard of: committed, and all the screen may show."""
         self.source = source
         self.tilt: Tilt | None = None
         self.listeners: list[Listener] = []
-        self.round_open: RoundOpen | None = None
         self.min_free_bytes = MIN_FREE_BYTES
+        self.writer = LedgerWriter(ledger)
+        self._books = Bookkeeper(ledger, Booked(state, round_open), CHECKPOINT_EVERY)
+        self._delivered: Booked = self._books.booked  # the ledger as of the last delivery
+        self._pending: deque[_Pending] = deque()
         self._file_check_due = False
         self._switching_to: LoadedPaytable | None = None
 
@@ -175,7 +191,6 @@ class Table:
             raise LedgerError(f"{ledger.path}: no checkpoint can be read ({unreadable[0].message})")
         if newest is None:
             state = new_table(paytable.paytable, credits, jackpot_rules)
-            table = cls(ledger, paytable, state, source)
             with ledger.atomic():
                 ledger.remember_paytable(paytable.sha256, paytable.paytable.id,
                                          paytable.path.read_text(encoding="utf-8"))
@@ -185,27 +200,17 @@ class Table:
                 ledger.log("paytable_change", "installer",
                            {"old_sha256": None, "new_sha256": paytable.sha256,
                             "paytable_id": paytable.paytable.id})
-            return table
+            return cls(ledger, paytable, state, source)
         seq, body, state = newest
-        table = cls(ledger, paytable, state, source)
-        if unreadable:
-            table.tilt = Tilt(unreadable)
-        opened = body.get("round_open")
-        if opened is not None:
-            table.round_open = RoundOpen(int(opened["seq"]), str(opened["at"]),
-                                         tuple(opened["credits"]))
-            if "events" in opened:  # the round's events so far travel in the checkpoint
-                table.round_open.events += opened["events"]
-            else:  # a verbose checkpoint: its commands recorded their events
-                for row in ledger.journal_after(int(opened["seq"]) - 1):
-                    if row["seq"] > seq:
-                        break
-                    table.round_open.events += row.get("events", [])
-        table._replay(seq)
+        opened = _round_open_at(ledger, body.get("round_open"), seq)
+        state, opened, broken = _replay(ledger, state, opened, seq)
+        table = cls(ledger, paytable, state, source, opened)
+        if unreadable or broken:
+            table.tilt = Tilt([*unreadable, *([broken] if broken else [])])
         return table
 
     def _power_up(self) -> None:
-        ledger = self.ledger
+        ledger = self._ledger
         last = ledger.last_events(("power_up", "shutdown"), 1)
         interrupted = bool(last) and last[0]["kind"] == "power_up"
         problems = [*(self.tilt.problems if self.tilt else []),
@@ -229,19 +234,50 @@ class Table:
             log.error("tilt at start-up: %s", self.tilt.message)
         else:
             with ledger.atomic():
-                self._checkpoint("startup")
+                self._books.checkpoint("startup")
         log.info("power-up: round %s, %s, ledger %s", self.state.round.number,
                  self.state.phase.value, ledger.path)
 
+    def start_writer(self) -> None:
+        """Commit on the ledger's writer thread from now on (the kiosk): see :meth:`submit`."""
+        self.writer.start()
+
     def close(self) -> None:
-        """A clean shutdown: logged, with a checkpoint so the next start replays nothing."""
-        with contextlib.suppress(*STORAGE_FAULTS), self.ledger.atomic():
-            self.ledger.log("shutdown", None, {"round": self.state.round.number,
-                                               "phase": self.state.phase.value})
+        """A clean shutdown: every accepted command committed, then logged with a checkpoint.
+
+        The next start then replays nothing.
+        """
+        self.writer.stop()  # drains the queue; later work runs here
+        with contextlib.suppress(*STORAGE_FAULTS):
+            self.deliver()
+        with contextlib.suppress(*STORAGE_FAULTS), self._ledger.atomic():
+            self._ledger.log("shutdown", None, {"round": self.state.round.number,
+                                                "phase": self.state.phase.value})
             if self.tilt is None:
-                self._checkpoint("shutdown")
+                self._books.checkpoint("shutdown")
         log.info("shutdown: round %s, %s", self.state.round.number, self.state.phase.value)
-        self.ledger.close()
+        self._ledger.close()
+
+    @property
+    def ledger(self) -> Ledger:
+        """The ledger, once everything submitted so far is committed (see :meth:`reading`)."""
+        self.writer.wait()
+        return self._ledger
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Ledger]:
+        """The ledger to read on this thread: every write submitted is in, none is in flight.
+
+        Waits for the writer (at most the commits queued), then holds it off
+        until the block ends: for the operator's pages and recall, never for play.
+        """
+        with self.writer.reading() as ledger:
+            yield ledger
+
+    @property
+    def in_flight(self) -> int:
+        """Accepted commands whose events the listeners have not heard yet."""
+        return sum(1 for p in self._pending if p.accepted is not None)
 
     @property
     def tilted(self) -> bool:
@@ -255,15 +291,19 @@ class Table:
         """
         if self.tilt is None:
             return
-        self.ledger.anchor_paused = False  # the commit below moves the anchor to the head
+        self.deliver(wait=True)  # every tilt entry is in, with its id
+        tilt = self.tilt
+
+        def clear() -> None:
+            self._ledger.anchor_paused = False  # this commit moves the anchor to the head
+            self._ledger.log("tilt_cleared", operator, {"problems": tilt.message,
+                                                         "tilts": tilt.ids})
+
         try:
-            with self.ledger.atomic():
-                self.ledger.log("tilt_cleared", operator, {"problems": self.tilt.message,
-                                                           "tilts": self.tilt.ids})
-        except STORAGE_FAULTS as error:
-            self.ledger.anchor_paused = True
-            raise TableTilted(f"the tilt cannot be cleared: {_fault_text(error)}") from None
-        log.warning("tilt acknowledged by %s: %s", operator, self.tilt.message)
+            self._write(clear, quiet=True)
+        except TableTilted as fault:
+            raise TableTilted(f"the tilt cannot be cleared: {fault}") from None
+        log.warning("tilt acknowledged by %s: %s", operator, tilt.message)
         self.tilt = None
 
     def switch_paytable(self, paytable: LoadedPaytable, operator: str) -> list[Event]:
@@ -287,10 +327,11 @@ class Table:
         """
         if not confirmed:
             raise ValueError("a RAM clear needs a second confirmation")
+
         def clear() -> None:
-            self.ledger.log("ram_clear", operator, {"after_round": self.ledger.round_count()})
-            self.ledger.clear_meters()
-            self._checkpoint("ram_clear")
+            self._ledger.log("ram_clear", operator, {"after_round": self._ledger.round_count()})
+            self._ledger.clear_meters()
+            self._books.checkpoint("ram_clear")
 
         self._write(clear)
 
@@ -310,8 +351,9 @@ class Table:
         kiosk runs; each start compares the hashes with the last ones recorded.
         """
         recorded: dict[str, str | None] = {}
-        for entry in self.ledger.last_events(("pin_change",), 100):
-            recorded[str(entry["details"]["role"])] = entry["details"]["fingerprint"]
+        with self.reading() as ledger:
+            for entry in ledger.last_events(("pin_change",), 100):
+                recorded[str(entry["details"]["role"])] = entry["details"]["fingerprint"]
         for role, stored in sorted(hashes.items()):
             fingerprint = (None if stored is None else
                            hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16])
@@ -340,11 +382,13 @@ class Table:
     def log(self, kind: str, actor: str | None, details: dict[str, Any]) -> bool:
         """An event-log entry of its own (operator actions, PIN attempts, requests).
 
-        False if the ledger could not take it: the table is then tilted.
+        Goes through the writer like a command. False if the ledger cannot take
+        it (a commit has failed): the table is then tilted, or about to be.
         """
-        try:
-            self._write(lambda: self.ledger.log(kind, actor, details))
-        except TableTilted:
+        if self.writer.failure is not None:
+            return False
+        item = self._track(self.writer.submit(lambda: self._ledger.log(kind, actor, details)))
+        if item.receipt.done() and item.receipt.exception() is not None:
             return False
         log.info("%s by %s", kind, actor or "the table")
         return True
@@ -352,31 +396,57 @@ class Table:
     # --- play -------------------------------------------------------------------------------
 
     def send(self, command: Command, actor: str | None = None) -> list[Event]:
-        """Apply, commit, then tell the listeners.
+        """Apply, commit, then tell the listeners; returns once the listeners have heard.
 
         Raises Refused (the engine's reason) or TableTilted; either way nothing is written.
         """
-        if self.tilt is not None:
-            raise TableTilted(f"the table is tilted: {self.tilt.message}")
-        if isinstance(command, OpenBets):
-            self._check_free_space()
-        state, events = apply(self.state, command)
-        at = now()
-        opened = self.round_open
-        so_far = None if opened is None else list(opened.events)
-        try:
-            self._write(lambda: self._commit(command, actor, state, events, at))
-        except TableTilted:
-            self.round_open = opened  # nothing was committed: the round is as it was
-            if opened is not None and so_far is not None:
-                opened.events[:] = so_far
-            raise
-        self.state = state
-        if self.ledger.anchor_fault is not None:
-            self._tilt_on(Problem("storage", self.ledger.anchor_fault))
-        for listener in self.listeners:
-            listener(state, events)
-        return events
+        item = self._accept(command, actor)
+        self.deliver(wait=True)
+        if item.receipt.exception() is not None:
+            raise self._tilted()
+        assert item.accepted is not None
+        return item.accepted.events
+
+    def submit(self, command: Command, actor: str | None = None) -> list[Event]:
+        """Apply now; commit on the writer's thread; the listeners hear at :meth:`deliver`.
+
+        Raises Refused (the engine's reason) or TableTilted at once; either way
+        nothing is written. A commit that fails later tilts the table at
+        :meth:`deliver`. Without a writer thread this is :meth:`send`.
+        """
+        item = self._accept(command, actor)
+        if not self.writer.threaded and item.receipt.exception() is not None:
+            raise self._tilted()
+        assert item.accepted is not None
+        return item.accepted.events
+
+    def deliver(self, wait: bool = False) -> None:
+        """Tell the listeners of every command whose commit is acknowledged, in order.
+
+        ``wait``: first wait for the commits of everything submitted so far. A
+        failed commit tilts the table here: the commands after it are dropped
+        unheard and the table goes back to the last committed state. Raises
+        what failed a commit if it is not a storage fault (a bug, not a tilt).
+        """
+        if wait:
+            self.writer.wait()
+        while self._pending and self._pending[0].receipt.done():
+            item = self._pending.popleft()
+            error = item.receipt.exception()
+            if error is not None:
+                self._commit_failed(item, error)
+                break
+            result = item.receipt.result()
+            if item.then is not None:
+                item.then(result)
+            if item.accepted is not None:
+                self._delivered = result
+                self.committed = item.accepted.state
+                for listener in list(self.listeners):
+                    listener(item.accepted.state, item.accepted.events)
+        fault = self.writer.take_anchor_fault()
+        if fault is not None:
+            self._tilt_on(Problem("storage", fault))
 
     def start_file_check(self) -> Future[list[Problem]] | None:
         """Start the deferred ``quick_check`` on a thread of its own; None if none is due.
@@ -387,9 +457,10 @@ class Table:
             return None
         self._file_check_due = False
         done: Future[list[Problem]] = Future()
+        path = self._ledger.path
 
         def run() -> None:
-            done.set_result(check_file(self.ledger.path))
+            done.set_result(check_file(path))
 
         threading.Thread(target=run, name="ledger-file-check", daemon=True).start()
         return done
@@ -440,15 +511,65 @@ class Table:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _write(self, work: Callable[[], Any]) -> None:
-        """Run ``work`` in one transaction; a storage fault tilts the table (and raises)."""
-        try:
-            with self.ledger.atomic():
-                work()
-        except STORAGE_FAULTS as error:
-            self._tilt_on(Problem("storage", _fault_text(error)))
-            raise TableTilted(f"the table is tilted: {self.tilt.message if self.tilt else ''}"
-                              ) from None
+    def _accept(self, command: Command, actor: str | None) -> _Pending:
+        """The engine's verdict on the caller's thread; an accepted command goes to the writer."""
+        if self.tilt is not None:
+            raise TableTilted(f"the table is tilted: {self.tilt.message}")
+        if self.writer.failure is not None:  # tilts at the next delivery
+            raise TableTilted(f"the table is tilted: storage: {_fault_text(self.writer.failure)}")
+        if isinstance(command, OpenBets):
+            self._check_free_space()
+        state, events = apply(self.state, command)
+        accepted = Accepted(command, actor, self.state.round.number, state, events, now(),
+                            self._switching_to)
+        self.state = state
+        return self._track(self.writer.submit(lambda: self._books.commit(accepted)),
+                           accepted=accepted)
+
+    def _track(self, receipt: Future[Any], accepted: Accepted | None = None,
+               quiet: bool = False, then: Callable[[Any], None] | None = None) -> _Pending:
+        """Follow ``receipt`` to :meth:`deliver`; without a writer thread it is delivered now."""
+        item = _Pending(receipt, accepted, quiet, then)
+        self._pending.append(item)
+        if not self.writer.threaded:
+            self.deliver()
+        return item
+
+    def _write(self, work: Callable[[], Any], quiet: bool = False) -> Any:
+        """Run ``work`` in a transaction of the writer and wait for it; returns its result.
+
+        A storage fault tilts the table (``quiet``: adds nothing to a tilt already
+        standing) and raises TableTilted.
+        """
+        item = self._track(self.writer.submit(work), quiet=quiet)
+        self.deliver(wait=True)
+        error = item.receipt.exception()
+        if error is None:
+            return item.receipt.result()
+        if quiet:
+            raise TableTilted(_fault_text(_cause(error)))
+        raise self._tilted()
+
+    def _commit_failed(self, item: _Pending, error: BaseException) -> None:
+        """A transaction failed: drop what came after, go back to the last commit, tilt."""
+        dropped = sum(1 for p in (item, *self._pending) if p.accepted is not None)
+        self._pending.clear()
+        self.writer.recover()
+        self.state = self.committed
+        self._books.booked = self._delivered
+        cause = _cause(error)
+        if not isinstance(cause, STORAGE_FAULTS):
+            raise cause
+        if dropped:
+            log.error("%d accepted command(s) not committed, dropped unseen: %s", dropped,
+                      _fault_text(cause))
+        if item.quiet and self.tilt is not None:
+            self._ledger.anchor_paused = True  # the writer is idle: nothing else is running
+        elif not item.quiet:
+            self._tilt_on(Problem("storage", _fault_text(cause)))
+
+    def _tilted(self) -> TableTilted:
+        return TableTilted(f"the table is tilted: {self.tilt.message if self.tilt else ''}")
 
     def _check_free_space(self) -> None:
         """Before a round: below the floor of free space the table tilts instead of opening.
@@ -457,7 +578,7 @@ class Table:
         so no round is ever cut off by a full disk. A supervisor's
         acknowledgement lets the next round check again.
         """
-        folder = self.ledger.path.resolve().parent
+        folder = self._ledger.path.resolve().parent
         try:
             free = shutil.disk_usage(folder).free
         except OSError as error:
@@ -474,144 +595,70 @@ class Table:
         raise TableTilted(f"the table is tilted: {self.tilt.message}")
 
     def _tilt_on(self, problem: Problem) -> None:
-        """Play stops on a fault; the tilt is logged if the ledger still takes writes."""
-        ids: list[int] = []
-        with contextlib.suppress(*STORAGE_FAULTS), self.ledger.atomic():
-            ids.append(self.ledger.log("tilt", None, {"check": problem.check,
-                                                       "message": problem.message})["id"])
+        """Play stops on a fault; the tilt is logged if the ledger still takes writes.
+
+        Play stops at once; the entry goes through the writer, and the anchor
+        stays where that commit leaves it until a supervisor acknowledges.
+        """
+        if self.writer.failure is not None:  # a failed commit first: its tilt comes before
+            self.deliver()
         previous = self.tilt
         self.tilt = Tilt([*(previous.problems if previous else []), problem],
-                         [*(previous.ids if previous else []), *ids])
-        self.ledger.anchor_paused = True
+                         list(previous.ids if previous else []))
+
+        def record() -> int:
+            return int(self._ledger.log("tilt", None, {"check": problem.check,
+                                                       "message": problem.message})["id"])
+
+        receipt = self.writer.submit(record)
+        receipt.add_done_callback(self._pause_anchor)
         log.error("tilt: %s", problem.message)
+        self._track(receipt, quiet=True, then=self._note_tilt_entry)
 
-    def _commit(self, command: Command, actor: str | None, state: TableState,
-                events: list[Event], at: str) -> None:
-        seq = self.ledger.append_command(self.state.round.number, command, actor, events, at)
-        dumped = [dump_event(e) for e in events]
-        if isinstance(command, OpenBets):
-            self.round_open = RoundOpen(seq, at, state.credits)
-        if self.round_open is not None:
-            self.round_open.events += dumped
-        self._book(state, events, actor, at)
+    def _pause_anchor(self, _: Future[Any]) -> None:
+        # Runs where the tilt's commit ran, before the writer takes its next batch.
+        self._ledger.anchor_paused = True
 
-    def _replay(self, seq: int) -> None:
-        """Replay the commands after entry ``seq``; one that does not replay tilts the table.
+    def _note_tilt_entry(self, entry_id: Any) -> None:
+        if self.tilt is not None:
+            self.tilt.ids.append(int(entry_id))
 
-        The state stops before it: what came after cannot be trusted, and play
-        waits for a supervisor (SPEC §2: the round is resumed or voided).
-        """
-        state = self.state
-        for row in self.ledger.journal_after(seq):
-            try:
-                state, events = replay_one(state, row)
-            except ReplayError as error:
-                self.state = state
-                self.tilt = Tilt([Problem("journal", str(error))])
-                return
-            if row["command"]["type"] == "OpenBets":
-                self.round_open = RoundOpen(row["seq"], row["at"], state.credits)
-            if self.round_open is not None:
-                self.round_open.events += [dump_event(e) for e in events]
-            if any(isinstance(e, RoundComplete | RoundVoided) for e in events) or \
-                    row["command"]["type"] == "NextRound":
-                self.round_open = None  # as _book does when the round is recorded
-        self.state = state
 
-    def _checkpoint(self, reason: str) -> None:
-        opened = self.round_open
-        self.ledger.save_checkpoint(reason, self.state, None if opened is None else
-                                    {"seq": opened.seq, "at": opened.at,
-                                     "credits": list(opened.credits),
-                                     "events": list(opened.events)})
+def _round_open_at(ledger: Ledger, opened: dict[str, Any] | None, seq: int) -> RoundOpen | None:
+    """The round in progress at checkpoint ``seq``, with its events so far (the checkpoint
+    keeps them; a verbose checkpoint's round has them in its commands)."""
+    if opened is None:
+        return None
+    events: list[dict[str, Any]] = list(opened.get("events", []))
+    if "events" not in opened:
+        for row in ledger.journal_after(int(opened["seq"]) - 1):
+            if row["seq"] > seq:
+                break
+            events += row.get("events", [])
+    return RoundOpen(int(opened["seq"]), str(opened["at"]), tuple(opened["credits"]),
+                     tuple(events))
 
-    def _book(self, state: TableState, events: list[Event], actor: str | None, at: str) -> None:
-        paytable_id = state.paytable.id
-        for event in events:
-            if isinstance(event, CreditsIn | CreditsOut):
-                kind = "cash_in" if isinstance(event, CreditsIn) else "cash_out"
-                self.ledger.log(kind, actor or "attendant",
-                                {"seat": event.seat, "amount": event.amount,
-                                 "paytable_id": paytable_id}, at)
-            elif isinstance(event, PaytableSwitched):
-                new = self._switching_to
-                assert new is not None, "a paytable switch goes through switch_paytable()"
-                old_sha = self.ledger.setting("paytable_sha256")
-                self.ledger.remember_paytable(new.sha256, new.paytable.id,
-                                              new.path.read_text(encoding="utf-8"))
-                self.ledger.set_setting("paytable_sha256", new.sha256)
-                self.ledger.set_setting("paytable_path", str(new.path))
-                self.ledger.log("paytable_change", actor,
-                                {"old_id": event.old_id, "new_id": event.new_id,
-                                 "old_sha256": old_sha, "new_sha256": new.sha256,
-                                 "meters_carried": [m.value for m in event.meters_carried]}, at)
-                self.round_open = None
-                self.ledger.save_checkpoint("paytable_switch", state)
-            elif isinstance(event, ShoeShuffled):
-                self.ledger.log("reshuffle", actor, {"shuffle_number": event.shuffle_number,
-                                                     "reason": event.reason.value}, at)
-            elif isinstance(event, WagerVoided):  # MD Ch. 11 C
-                self.ledger.log("wager_void", actor,
-                                {"round": state.round.number, "seat": event.seat,
-                                 "spot": event.spot, "wager": event.target.value,
-                                 "amount": event.amount, "reason": event.reason}, at)
-            elif isinstance(event, SeatAbandoned):  # MD Ch. 7 B(3)-(4)
-                self.ledger.log("seat_abandoned", actor,
-                                {"round": state.round.number, "seat": event.seat,
-                                 "spots": list(event.spots), "rule": event.rule.value}, at)
-            elif isinstance(event, _FLOOR_EVENTS):
-                kind, details = _floor_entry(event)
-                self.ledger.log(kind, actor, {**details, "paytable_id": paytable_id}, at)
-            elif isinstance(event, RoundComplete | RoundVoided):
-                record = self._record(state, event, at)
-                self.ledger.append_round(record, round_meters(record))
-                if isinstance(event, RoundVoided):
-                    self.ledger.log("void", actor, {"round": event.round_number,
-                                                    "reason": event.reason}, at)
-                self.round_open = None
-                if event.round_number % CHECKPOINT_EVERY == 0:
-                    self.ledger.save_checkpoint("interval", state)
 
-    def _record(self, state: TableState, finished: RoundComplete | RoundVoided,
-                at: str) -> dict[str, Any]:
-        """The hand-ledger record of the round that ``finished`` (see etg.ledger.recall)."""
-        r = state.round
-        opened = self.round_open
-        assert opened is not None, "a round finishes after betting opened"
-        voided = isinstance(finished, RoundVoided)
-        shoe = state.shoe
-        assert shoe is not None
-        return {
-            "round": r.number,
-            "outcome": "voided" if voided else "complete",
-            "void_reason": finished.reason if isinstance(finished, RoundVoided) else None,
-            "paytable": {"id": state.paytable.id, "sha256": self.ledger.setting("paytable_sha256")},
-            "opened_seq": opened.seq,
-            "started_at": opened.at,
-            "ended_at": at,
-            "shoe": {"shuffle_number": shoe.shuffle_number, "cut_index": shoe.draw.cut_index},
-            "seats": state.paytable.seats,
-            "spots": state.paytable.spot_count,
-            "credits_before": list(opened.credits),
-            "credits_after": list(state.credits),
-            "dealer": state.dealer,  # MD Ch. 8 E(4): who dealt it (dealers change between rounds)
-            "dealer_card": _code(r.dealer_card),
-            "dealer_war_card": _code(r.dealer_war_card),
-            "spot_cards": [_code(c) for c in r.spot_cards],
-            "war_cards": [_code(c) for c in r.war_cards],
-            "wagers": [[{"initial": w.initial, "tie": w.tie,
-                         "progressive_payout": w.progressive_payout} for w in row]
-                       for row in r.placed],
-            "bonus_spin": list(r.bonus_placed),
-            "wheel": None if r.wheel is None else {"community": r.wheel.community,
-                                                   "seat": r.wheel.seat,
-                                                   "hot_spot": r.wheel.hot_spot},
-            "events": [e for e in opened.events
-                       if e["type"] not in ("CreditsIn", "CreditsOut")],
-            "meters_after": {level.value: m.cents
-                             for level, m in zip(LEVELS, state.meters, strict=True)
-                             if m is not None},
-        }
+def _replay(ledger: Ledger, state: TableState, opened: RoundOpen | None,
+            seq: int) -> tuple[TableState, RoundOpen | None, Problem | None]:
+    """Replay the commands after entry ``seq``; the first that does not replay is a problem.
+
+    The state stops before it: what came after cannot be trusted, and play
+    waits for a supervisor (SPEC §2: the round is resumed or voided).
+    """
+    for row in ledger.journal_after(seq):
+        try:
+            state, events = replay_one(state, row)
+        except ReplayError as error:
+            return state, opened, Problem("journal", str(error))
+        if row["command"]["type"] == "OpenBets":
+            opened = RoundOpen(row["seq"], row["at"], state.credits)
+        if opened is not None:
+            opened = opened.adding(dump_event(e) for e in events)
+        if any(isinstance(e, RoundComplete | RoundVoided) for e in events) or \
+                row["command"]["type"] == "NextRound":
+            opened = None  # as the bookkeeper does once the round is recorded
+    return state, opened, None
 
 
 def _newest_readable_checkpoint(ledger: Ledger) -> tuple[
@@ -627,16 +674,17 @@ def _newest_readable_checkpoint(ledger: Ledger) -> tuple[
     return None, problems
 
 
+def _cause(error: BaseException) -> BaseException:
+    """What failed the transaction, for work that was dropped behind it."""
+    return error.cause if isinstance(error, Dropped) else error
+
+
 def _fault_text(error: BaseException) -> str:
     if isinstance(error, sqlite3.Error):
         return describe(error)
     if isinstance(error, OSError):
         return f"the ledger cannot be written: {error.strerror or error}"
     return str(error)
-
-
-def _code(card: Any) -> str | None:
-    return None if card is None else str(card.code)
 
 
 def _actor_of(command: Command) -> str:
@@ -653,37 +701,3 @@ def _actor_of(command: Command) -> str:
     if name == "SetJackpotRules":
         return "cabinet"
     return "dealer"
-
-
-_FLOOR_EVENTS = (JackpotLocked, JackpotValidated, HandPaid, DealerSignedIn, TipGiven,
-                 JackpotRulesSet)
-
-
-def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
-    """The event-log entry of a jackpot, a hand pay, a dealer's sign-in, a tip or a threshold.
-
-    A ``tip`` entry takes the cents out of the seat's credits in the ledger's own
-    reckoning (as ``cash_out`` does) and counts on the dealer's tips meter; a
-    ``hand_pay`` is the attendant's record of a jackpot paid by hand.
-    """
-    match event:
-        case JackpotLocked(round_number=number, awards=awards):
-            return "jackpot_lock", {"round": number, "awards": [
-                {"seat": a.seat, "spot": a.spot, "kind": a.payment.kind.value, "amount": a.win,
-                 "hand_pay": a.hand_pay} for a in awards]}
-        case JackpotValidated(round_number=number, validator=validator, amount=amount,
-                              hand_paid=hand_paid):
-            return "jackpot_validated", {"round": number, "validator": validator,
-                                         "amount": amount, "hand_paid": hand_paid}
-        case HandPaid(round_number=number, seat=seat, spot=spot, kind=kind, amount=amount,
-                      validator=validator):
-            return "hand_pay", {"round": number, "seat": seat, "spot": spot, "kind": kind.value,
-                                "amount": amount, "validator": validator}
-        case DealerSignedIn(dealer_id=dealer, previous=previous):
-            return "dealer_sign_in", {"dealer": dealer, "previous": previous}
-        case TipGiven(seat=seat, dealer_id=dealer, amount=amount):
-            return "tip", {"seat": seat, "dealer": dealer, "amount": amount}
-        case JackpotRulesSet(hand_pay_cents=cents, previous=previous):
-            return "jackpot_rules", {"hand_pay_cents": cents, "previous": previous}
-    raise TypeError(f"not a floor event: {event!r}")
-

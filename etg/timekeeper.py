@@ -62,7 +62,7 @@ class Timekeeper:
             return None
         command = self._command(self.table.state)
         try:
-            self.table.send(command, actor=Actor.TIMER.value)
+            self.table.submit(command, actor=Actor.TIMER.value)  # committed off the frame
         except (Refused, TableTilted):
             self._since = now  # e.g. no wagers at No More Bets: betting stays open, time again
             return None

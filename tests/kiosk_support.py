@@ -75,6 +75,7 @@ def run_until(app: App, done: Callable[[], bool], limit_s: float = 120.0) -> Non
         if done():
             return
         app.frame(1 / 60, False)
+        app.table.writer.wait()  # a real frame lasts 1/60 s: the writer has had its time
     raise AssertionError(f"not done after {limit_s} s of App time")
 
 
@@ -100,7 +101,9 @@ def finger_up(app: App, finger: int, x: float, y: float) -> None:
 
 
 def button(app: App, tag: str) -> Button:
-    """The top scene's button with ``tag`` as drawn now; fails if there is none."""
+    """The top scene's button with ``tag`` as the next frame draws it (every commit so far
+    delivered: a finger touches what it sees); fails if there is none."""
+    app.table.deliver(wait=True)
     for b in app.top.buttons(app.now):
         if b.tag == tag:
             return b

@@ -41,6 +41,7 @@ from etg.core.paytable import Decision
 from etg.core.refusal import Reason, Refused
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
+from etg.ledger.codec import dump_event
 from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_AMOUNT, TIPS
 from etg.ledger.recall import render_round
 from etg.ledger.store import Ledger
@@ -240,13 +241,16 @@ def test_the_bots_floorperson_validates_a_jackpot_in_autoplay(tmp_path: Path) ->
 # --- the dealer and tips ---------------------------------------------------------------------
 
 def _round(table: Table) -> list[Any]:
-    send_all(table, [(OpenBets(), "dealer"), (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
-                     (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer")])
+    """One round of seat 1's $5 Initial Wager; the round's events (as its record keeps them)."""
+    events: list[Any] = []
+    for command, actor in [(OpenBets(), "dealer"), (PlaceWager(1, 1, BetKind.INITIAL, 500),
+                                                    "player"),
+                           (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer")]:
+        events += table.send(command, actor=actor)
     if table.state.phase is Phase.DECISIONS:
-        table.send(Decide(1, 1, Decision.SURRENDER), actor="player")
-    events = list(table.round_open.events) if table.round_open else []
+        events += table.send(Decide(1, 1, Decision.SURRENDER), actor="player")
     table.send(NextRound())
-    return events
+    return [dump_event(e) for e in events]
 
 
 def test_each_round_records_its_dealer_and_a_new_dealer_burns_one_card(tmp_path: Path) -> None:

@@ -70,7 +70,9 @@ def app(tmp_path: Path) -> Iterator[k.App]:
 
 
 def scene(app: k.App) -> TableScene:
+    """The table scene as the next frame shows it: the commits so far delivered."""
     assert isinstance(app.base, TableScene)
+    app.table.deliver(wait=True)
     return app.base
 
 

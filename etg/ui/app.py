@@ -3,7 +3,10 @@
 The App owns nothing of the game: the :class:`~etg.table.Table` holds the
 state and the ledger, and the App only turns touches and keys into commands
 (through :meth:`App.send`, which shows a refusal's reason) and committed
-events into pictures (the table's listener feeds every scene). Time is the
+events into pictures (the table's listener feeds every scene). Commits run on
+the ledger's writer thread; each frame starts by handing the scenes the events
+whose commits are acknowledged (:meth:`Table.deliver`), so the frame never
+waits for the disk and nothing uncommitted is ever drawn. Time is the
 App's ``now`` in seconds: real time in a window, a fixed 1/60 s a frame when
 headless, so a headless run draws exactly what a person would have seen.
 """
@@ -198,6 +201,11 @@ class App:
         self._settle_at: float | None = None
         self.stack: list[Scene] = []
         self.file_check = table.start_file_check()  # the whole-file check, beside play
+        # Commits run on the ledger's writer thread: a frame never waits for the disk.
+        table.start_writer()
+        # Headless, the App's clock is not real time: each frame waits for the commits sent
+        # before it and in it, so what is drawn never depends on the disk's speed.
+        self.wait_for_commits = options.headless
         table.listeners.append(self._table_changed)
         if base is None:
             from etg.ui.table_scene import TableScene
@@ -208,17 +216,23 @@ class App:
     # --- what scenes call -------------------------------------------------------------------
 
     def send(self, command: Command, actor: Actor | str, quiet: bool = False) -> str | None:
-        """Send a command through the controller; None if accepted, else the refusal (shown)."""
+        """Send a command through the controller; None if accepted, else the refusal (shown).
+
+        Accepted means the engine took it; its events reach the scenes once its
+        commit is acknowledged, at the start of a later frame (write before show).
+        """
         who = actor.value if isinstance(actor, Actor) else actor
         self.last_activity = self.now
         try:
-            self.table.send(command, actor=who)
+            self.table.submit(command, actor=who)
         except (Refused, TableTilted) as refusal:
             message = refusal.message if isinstance(refusal, Refused) else str(refusal)
             log.info("refused %s from %s: %s", type(command).__name__, who, message)
             if not quiet:
                 self.notify(players_words(message))
             return message
+        if self.wait_for_commits:  # headless: no frame to keep, so the commit is waited for
+            self.table.deliver(wait=True)
         return None
 
     def request_cash_out(self, seat: int) -> None:
@@ -309,9 +323,24 @@ class App:
         gc.freeze()
 
     def frame(self, dt: float, draw: bool = True) -> None:
-        """One frame: input, clock, demo, scene updates, drawing, screenshot."""
+        """One frame: committed events, input, clock, demo, scene updates, drawing, screenshot.
+
+        The commands the frame sends are committed once it is shown: the
+        writer's work then runs while the loop waits for the next frame.
+        """
         self.now += dt
         self.frames += 1
+        # The events of every command whose commit is acknowledged, and only those.
+        self.table.deliver(wait=self.wait_for_commits)
+        with self.table.writer.held_back():
+            self._frame(draw)
+        if self.wait_for_commits:  # as a real frame finds its commits done when the next starts
+            self.table.deliver(wait=True)
+        if self._finished() or self.frames == self.options.frames:
+            self.quit_requested = True
+
+    def _frame(self, draw: bool) -> None:
+        """The frame proper: input, clock, updates, drawing, screenshot, the demo's move."""
         for event in pygame.event.get():
             self.handle(event)
         self._clock()
@@ -325,8 +354,6 @@ class App:
             self._present()
         # The demo moves on only after the screen has shown (and saved) where it is.
         self._demo()
-        if self._finished() or self.frames == self.options.frames:
-            self.quit_requested = True
 
     def handle(self, event: pygame.event.Event) -> None:
         """One pygame event: window changes, keys, and pointers as touches."""
@@ -383,7 +410,8 @@ class App:
 
     @property
     def settled(self) -> bool:
-        return all(scene.settled(self.now) for scene in self.stack)
+        """Nothing on its way to the screen: every command delivered, every scene at rest."""
+        return not self.table.in_flight and all(scene.settled(self.now) for scene in self.stack)
 
     # --- helpers ------------------------------------------------------------------------------
 

@@ -458,8 +458,13 @@ class OperatorMenu(Scene):
     # --- reading ------------------------------------------------------------------------------
 
     def _load(self) -> None:
-        """Read what the page shows from the table and its ledger, ready to draw."""
-        self.view = _LOADERS[self.page](self)
+        """Read what the page shows from the table and its ledger, ready to draw.
+
+        The ledger is read once the writer has committed everything sent so far,
+        and held off until the page is read (etg.table: reads wait for the writer).
+        """
+        with self.app.table.reading():
+            self.view = _LOADERS[self.page](self)
 
     # --- buttons ------------------------------------------------------------------------------
 

@@ -221,9 +221,10 @@ class TableScene(Scene):
         """
         table = self.app.table
         key = (tuple(self.in_hand.values()), table.tilted)
-        if table.state is not self._targets_state or key != self._targets_key:
-            self._targets_state, self._targets_key = table.state, key
-            self._targets = self._build_targets(table.state)
+        shown = table.committed  # drawn and touched: only what is committed
+        if shown is not self._targets_state or key != self._targets_key:
+            self._targets_state, self._targets_key = shown, key
+            self._targets = self._build_targets(shown)
             self._by_seat = {}
             for target in self._targets:
                 if target.name.startswith("seat:"):
@@ -394,7 +395,7 @@ class TableScene(Scene):
         for target in self.hit_targets(now):
             if not target.name.startswith("seat:"):
                 draw_button(surface, target.button, target.name in pressed)
-        state = self.app.table.state
+        state = self.app.table.committed
         tied: dict[int, list[int]] = {}
         for seat_number, spot in state.pending_decisions():
             tied.setdefault(seat_number, []).append(spot)
