@@ -950,6 +950,7 @@ BENCH_KEYS: dict[str, Any] = {  # SPEC §11: every key, null until a benchmark m
     "cold_start_source_s": None,
     "ledger_bytes_per_round": None,
     "disk_bytes_per_round": None,
+    "disk_bytes_per_round_each_alone": None,
     "startup_s_empty": None,
     "startup_s_1m": None,
     "verify_full_rounds_per_s": None,

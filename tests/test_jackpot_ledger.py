@@ -8,6 +8,7 @@ every other seat with the wager.
 
 from __future__ import annotations
 
+import csv
 import json
 from collections import Counter
 from pathlib import Path
@@ -42,6 +43,7 @@ from etg.core.refusal import Reason, Refused
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
 from etg.ledger.codec import dump_event
+from etg.ledger.export import csv_lines
 from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_AMOUNT, TIPS
 from etg.ledger.recall import render_round
 from etg.ledger.store import Ledger
@@ -136,6 +138,14 @@ def test_a_hand_pay_is_validated_recorded_metered_and_recalled(tmp_path: Path) -
             "by floorperson") in text
     assert "  hand pay Envy Bonus $5,000.00 paid by the attendant, validated by floorperson" \
         in text
+    # The CSV export: a row per hand pay, what left the house by the attendant's hand
+    rows = [row[4:] for row in csv.reader("".join(csv_lines(table.ledger.rounds(last=1)))
+                                          .splitlines()[1:]) if row[6] == "hand_pay"]
+    assert [(r[0], r[1], r[5], r[7]) for r in rows] == [
+        ("1", "1", str(PP_WIN), "progressive_payout paid by the attendant, validated by "
+                                "floorperson"),
+        ("1", "1", str(METER), "progressive paid by the attendant, validated by floorperson"),
+        ("2", "0", str(ENVY), "envy_bonus paid by the attendant, validated by floorperson")]
     assert verify(table.ledger) == []
     table.close()
     again = open_md(tmp_path / "l.db")

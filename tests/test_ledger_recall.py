@@ -223,17 +223,18 @@ def tiny_records() -> list[dict[str, Any]]:
 
 def test_csv_has_one_row_per_settled_wager_award_and_void() -> None:
     assert export_csv(tiny_records()) == """\
-round,outcome,ended_at,paytable,seat,spot,kind,result,stake_cents,paid_cents,capped_cents,detail
-7,complete,2026-11-22T11:50:41.654321+00:00,md-community-5,3,1,initial,lost,500,0,0,
+round,outcome,ended_at,paytable,seat,spot,kind,result,stake_cents,paid_cents,capped_cents,\
+detail,dealer
+7,complete,2026-11-22T11:50:41.654321+00:00,md-community-5,3,1,initial,lost,500,0,0,,
 7,complete,2026-11-22T11:50:41.654321+00:00,md-community-5,3,1,progressive_payout,won,500,8000,0,\
-suited_tie
+suited_tie,
 7,complete,2026-11-22T11:50:41.654321+00:00,md-community-5,3,1,progressive,won,0,1000050,0,\
-progressive_payout
+progressive_payout,
 7,complete,2026-11-22T11:50:41.654321+00:00,md-community-5,5,0,envy_bonus,won,0,400000,100000,\
-suited_four_of_a_kind held by seat 3 on spot 1
-8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,2,1,initial,won,500,1000,0,
-8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,2,0,void,voided,0,-500,0,
-8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,4,0,void,voided,0,1000,0,
+suited_four_of_a_kind held by seat 3 on spot 1,
+8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,2,1,initial,won,500,1000,0,,
+8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,2,0,void,voided,0,-500,0,,
+8,voided,2026-11-22T11:51:30.000000+00:00,md-community-5,4,0,void,voided,0,1000,0,,
 """
 
 

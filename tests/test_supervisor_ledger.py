@@ -121,4 +121,4 @@ def test_a_voided_wager_is_a_row_of_its_own_in_the_csv_export(tmp_path: Path) ->
     voided = [r for r in rows if ",voided," in r]
     # seat 2's $1 Tie on spot 2: its stake back, unsettled (MD Ch. 11 C)
     assert [r.split(",")[4:] for r in voided] == [["2", "2", "tie", "voided", "100", "100", "0",
-                                                    "voided (tie)"]]
+                                                    "voided (tie)", ""]]

@@ -20,6 +20,7 @@ from typing import Any
 from etg.core.events import (
     EnvyBonus,
     Event,
+    HandPaid,
     PayoutHandMade,
     ProgressiveAwarded,
     RoundVoided,
@@ -30,8 +31,13 @@ from etg.core.settle import Result, WagerKind
 from etg.ledger.meters import round_events
 
 CSV_COLUMNS = ("round", "outcome", "ended_at", "paytable", "seat", "spot", "kind", "result",
-               "stake_cents", "paid_cents", "capped_cents", "detail")
-"""The CSV header. ``detail`` names the hand, level or holder behind a payment."""
+               "stake_cents", "paid_cents", "capped_cents", "detail", "dealer")
+"""The CSV header. ``detail`` names the hand, level or holder behind a payment; ``dealer``
+is who dealt the round (MD Ch. 8 E(4); empty before dealers signed in)."""
+
+HAND_PAY_KIND = "hand_pay"
+"""The ``kind`` of a jackpot the attendant paid by hand (MD Ch. 9 J(4)): ``paid_cents`` is
+what left the house by hand, not through the credits."""
 
 VOID_KIND = "void"
 """The ``kind`` of a voided round's row per seat: what the void credited back."""
@@ -85,7 +91,8 @@ def csv_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     rows of what was settled before the void, then one ``void`` row per seat
     with the amount the void credited back (negative when it took back a win
     already paid), so that the seat's credits reconcile. A single wager voided
-    by a supervisor is a row of its own (result ``voided``, its stake paid back).
+    by a supervisor is a row of its own (result ``voided``, its stake paid back), and so
+    is a jackpot paid by hand (kind ``hand_pay``).
     Lines end in ``\\n``; the text comes a round at a time.
     """
     out = io.StringIO()
@@ -94,8 +101,9 @@ def csv_lines(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     yield _drain(out)
     for record in records:
         prefix = [record["round"], record["outcome"], record["ended_at"], record["paytable"]["id"]]
+        dealer = [record.get("dealer") or ""]
         for row in _rows(round_events(record)):
-            writer.writerow(prefix + row)
+            writer.writerow(prefix + row + dealer)
         yield _drain(out)
 
 
@@ -131,6 +139,9 @@ def _rows(events: list[Event]) -> list[list[Any]]:
                 # A single-wager void (MD Ch. 11 C): each wager's whole stake back, unsettled.
                 rows += [[seat, spot, p.kind.value, Result.VOIDED.value, p.stake, p.stake, 0,
                           f"voided ({target.value})"] for p in wagers]
+            case HandPaid(seat=seat, spot=spot, kind=kind, amount=amount, validator=who):
+                rows.append([seat, spot, HAND_PAY_KIND, Result.WON.value, 0, amount, 0,
+                             f"{kind.value} paid by the attendant, validated by {who}"])
             case RoundVoided(refunds=refunds):
                 rows += [[seat, 0, VOID_KIND, Result.VOIDED.value, 0, refund, 0, ""]
                          for seat, refund in enumerate(refunds, start=1) if refund]
