@@ -100,21 +100,26 @@ def measure(config_dir: Path) -> dict[str, object]:
 
 
 def _cached(cache: Path, loaded: LoadedPaytable, rounds: int) -> Path:
-    """The big ledger from an earlier run if it is of this format and sound, else built anew."""
+    """The big ledger from an earlier run if it is of this format and sound (one cut short is
+    played on to its size), else built anew."""
     path = cache / f"etg-bench-{rounds}.db"
     if path.exists():
         try:
             store = Ledger.open_readonly(path)
             try:
-                sound = store.round_count() == rounds and not verify(store)
+                sound, done = not verify(store), store.round_count()
             finally:
                 store.close()
         except LedgerError:
-            sound = False
-        if sound:
+            sound, done = False, 0
+        if sound and done == rounds:
             return path
-        for stale in (path, path.with_name(path.name + ".anchor")):
-            stale.unlink(missing_ok=True)
+        if not sound:
+            for stale in (path, path.with_name(path.name + ".anchor")):
+                stale.unlink(missing_ok=True)
+            done = 0
+        _build(path, loaded, rounds - done)
+        return path
     _build(path, loaded, rounds)
     return path
 

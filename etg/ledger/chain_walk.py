@@ -106,7 +106,7 @@ def start(path: Path, key: bytes, stretch: Stretch, workers: int
     parts = [Stretch(low, min(low + step - 1, stretch.high), stretch.verbose_until,
                      stretch.previous if low == stretch.low else None)
              for low in range(stretch.low, stretch.high + 1, step)]
-    pool = ProcessPoolExecutor(max_workers=len(parts), mp_context=get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=len(parts), mp_context=_context())
     return pool, [pool.submit(_check_file, str(path), key, part) for part in parts]
 
 
@@ -128,6 +128,16 @@ def workers() -> int:
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
     return max(1, min(cores, 4))
+
+
+def _context() -> Any:
+    """Forked workers where the platform has fork: they need nothing of the program but this
+    module, and a spawned one would first run the caller's main module again (a script, a
+    bench, a test) — only the ``etg`` command guards against that."""
+    try:
+        return get_context("fork")
+    except ValueError:
+        return get_context("spawn")
 
 
 def _check_file(path: str, key: bytes, stretch: Stretch) -> tuple[list[str], int]:
