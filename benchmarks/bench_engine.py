@@ -2,7 +2,8 @@
 
 The real state machine through the public :func:`etg.core.engine.apply`, the
 same commands the kiosk sends and every event built, but no ledger: bot seats
-(:func:`etg.bots.busiest_bots`) and the dealer's routine (:class:`etg.bots.RoundDriver`).
+(:func:`etg.table.bots.busiest_bots`) and the dealer's routine
+(:class:`etg.table.bots.RoundDriver`).
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from etg.bots import RoundDriver, busiest_bots
 from etg.config.loader import load_paytable
 from etg.core.engine import apply, new_table
 from etg.core.events import Event
 from etg.core.paytable import Paytable
 from etg.core.rng import SeededSource
+from etg.table.bots import RoundDriver, busiest_bots
 
 PAYTABLE = "maryland-community-7.yaml"
 REPEATS = 5

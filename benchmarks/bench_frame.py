@@ -1,7 +1,7 @@
 """Frame time of what players watch, and cold start to the first frame (SPEC §11).
 
 **A whole round** (``frame_ms``): Maryland's 7-spot table with all 9 seats on
-every wager (:func:`etg.bots.busiest_bots`), played by the demo's bot dealer
+every wager (:func:`etg.table.bots.busiest_bots`), played by the demo's bot dealer
 and players through the kiosk's real path: ``App.send`` hands each command to
 the controller, the ledger's writer thread commits it durably
 (``synchronous=FULL``, a ledger in a temporary folder of the per-user cache
@@ -53,7 +53,6 @@ from pathlib import Path
 import platformdirs
 import pygame
 
-from etg.bots import busiest_bots
 from etg.config.cabinet import Display
 from etg.config.loader import load_cabinet, load_paytable
 from etg.core.cards import Card
@@ -73,7 +72,8 @@ from etg.core.rng import SeededSource
 from etg.core.shoe import ShoeDraw
 from etg.core.state import Phase
 from etg.ledger.store import Ledger
-from etg.table import Table
+from etg.table.bots import busiest_bots
+from etg.table.controller import Table
 from etg.ui.app import App, RunOptions, open_window
 from etg.ui.demo import DemoDirector
 

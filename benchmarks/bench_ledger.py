@@ -16,14 +16,14 @@ from pathlib import Path
 
 import platformdirs
 
-from etg.bots import RoundDriver, standard_bots
 from etg.config.loader import load_paytable
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
 from etg.ledger.store import Ledger
-from etg.table import Table
+from etg.table.bots import RoundDriver, standard_bots
+from etg.table.controller import Table
 
 ROUNDS = 150
 BARE_COMMITS = 2_000

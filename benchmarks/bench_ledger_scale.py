@@ -1,7 +1,7 @@
 """The ledger over a long life: bytes per round, start-up, full verify and export (SPEC §11).
 
 Workload: ``maryland-community-7.yaml`` with all nine seats on every wager
-(:func:`etg.bots.busiest_bots`: Initial, Tie, Progressive Payout and Bonus Spin;
+(:func:`etg.table.bots.busiest_bots`: Initial, Tie, Progressive Payout and Bonus Spin;
 REPEAT from the second round), played by the bots through the real controller,
 so every entry is the real record format.
 
@@ -53,12 +53,12 @@ from typing import Any
 
 import platformdirs
 
-from etg.bots import RoundDriver, busiest_bots
 from etg.config.loader import LoadedPaytable, load_paytable
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
-from etg.table import Table, _actor_of
+from etg.table.bots import RoundDriver, busiest_bots
+from etg.table.controller import Table, _actor_of
 
 ROUNDS = int(os.environ.get("ETG_BENCH_LEDGER_ROUNDS", "10000"))
 BIG_ROUNDS = int(os.environ.get("ETG_BENCH_LEDGER_1M", "1000000"))

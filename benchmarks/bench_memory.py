@@ -44,11 +44,11 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from etg.bots import busiest_bots
     from etg.config.loader import load_cabinet, load_paytable
     from etg.core.rng import SeededSource
     from etg.ledger.store import Ledger, LedgerKind
-    from etg.table import Table
+    from etg.table.bots import busiest_bots
+    from etg.table.controller import Table
     from etg.ui.app import App, RunOptions, open_window
     from etg.ui.demo import DemoDirector
 

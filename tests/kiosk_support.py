@@ -19,10 +19,10 @@ from pathlib import Path
 import pygame
 
 from etg.config.loader import load_cabinet, load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
-from etg.places import shipped_config_dir
-from etg.table import Table
+from etg.table.controller import Table
 from etg.ui.app import App, RunOptions, open_window
 from etg.ui.canvas import LOGICAL
 from etg.ui.scene import Scene

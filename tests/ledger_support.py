@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from etg.bots import RoundDriver, standard_bots
 from etg.config.loader import LoadedPaytable, load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
 from etg.ledger.store import Ledger
 from etg.ledger.verify import rebuild
-from etg.places import shipped_config_dir
-from etg.table import Table
+from etg.table.bots import RoundDriver, standard_bots
+from etg.table.controller import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.commands import (
     BetKind,
     CloseBets,
@@ -37,7 +38,6 @@ from etg.core.events import (
 from etg.core.paytable import AbandonedWager, Decision, Paytable, rule_violations
 from etg.core.refusal import Reason, Refused
 from etg.core.settle import Payment, Result, WagerKind
-from etg.places import shipped_config_dir
 from tests.tables import maryland, pennsylvania, run, south_dakota, table, total_money
 
 CREDITS = 100_000

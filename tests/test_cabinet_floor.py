@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from etg.cli_pin import pin
+from etg.cli.pin import pin
 from etg.config.loader import load_cabinet
+from etg.config.places import shipped_config_dir
 from etg.config.problems import ConfigError
-from etg.pin import verify_pin
-from etg.places import shipped_config_dir
+from etg.table.pin import verify_pin
 from tests.test_config import MD5
 
 

@@ -10,8 +10,8 @@ import pytest
 from etg.config.cabinet import Sound
 from etg.config.cabinet_edit import set_cabinet_value
 from etg.config.loader import load_cabinet
+from etg.config.places import shipped_config_dir
 from etg.config.problems import ConfigError
-from etg.places import shipped_config_dir
 
 HEAD = "active_paytable: paytables/md5.yaml\n"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from etg.cli import main
+from etg.config.places import shipped_config_dir
 from etg.ledger.store import Ledger
-from etg.places import shipped_config_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"

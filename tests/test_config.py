@@ -20,6 +20,7 @@ from etg.config import (
     load_cabinet,
     load_paytable,
 )
+from etg.config.places import shipped_config_dir
 from etg.config.validation import (
     did_you_mean,
     field_names,
@@ -30,7 +31,6 @@ from etg.config.validation import (
 from etg.config.yaml_source import Position, parse_yaml
 from etg.core.cards import Colour
 from etg.core.paytable import Limit, Paytable, ProgressiveLevel, Violation
-from etg.places import shipped_config_dir
 
 REPO = Path(__file__).resolve().parent.parent
 BAD = Path(__file__).resolve().parent / "data" / "paytables" / "bad"

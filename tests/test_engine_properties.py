@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from etg.bots import Bot, RoundDriver, busiest_bots
 from etg.core.commands import (
     BetKind,
     CashIn,
@@ -65,6 +64,7 @@ from etg.core.rng import SeededSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS
 from etg.core.wheel import WheelStops
+from etg.table.bots import Bot, RoundDriver, busiest_bots
 from tests.tables import (
     maryland,
     maryland_bonus,
@@ -275,7 +275,7 @@ def _recorded_rounds(p: Paytable, seed: int, rounds: int, rules: JackpotRules | 
 def test_replaying_recorded_draws_and_commands_reproduces_the_rounds(
     p: Paytable, seed: int, rounds: int, rules: JackpotRules | None
 ) -> None:
-    """With jackpot validation too: the bots' floorperson validates each lock (etg.bots)."""
+    """With jackpot validation too: the bots' floorperson validates each lock (etg.table.bots)."""
     log, events, final = _recorded_rounds(p, seed, rounds, rules)
     state = new_table(p, jackpot_rules=rules)
     replayed: list[Event] = []

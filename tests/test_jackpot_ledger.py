@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from etg.bots import BOT_FLOORPERSON, RoundDriver, standard_bots
 from etg.cli import main
 from etg.core.commands import (
     BetKind,
@@ -48,7 +47,8 @@ from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_A
 from etg.ledger.recall import render_round
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
-from etg.table import Table
+from etg.table.bots import BOT_FLOORPERSON, RoundDriver, standard_bots
+from etg.table.controller import Table
 from tests.ledger_support import paytable
 from tests.tables import rigged_draw
 

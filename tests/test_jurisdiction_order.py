@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.cards import Card
 from etg.core.commands import (
     BetKind,
@@ -35,7 +36,6 @@ from etg.core.events import (
 )
 from etg.core.paytable import Decision, Paytable, SettleFrom, WarBurn
 from etg.core.settle import WagerKind
-from etg.places import shipped_config_dir
 from tests.tables import maryland, maryland_bonus, run, table
 
 PAYTABLES = shipped_config_dir() / "paytables"

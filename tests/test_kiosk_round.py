@@ -219,7 +219,7 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
 
 def test_void_needs_the_supervisor_pin_and_returns_every_wager(app: k.App) -> None:
     from etg.config.cabinet_edit import set_cabinet_value
-    from etg.pin import hash_pin
+    from etg.table.pin import hash_pin
 
     set_cabinet_value(app.cabinet_file, "supervisor_pin_hash", hash_pin("8642"))
     app.send(CashIn(1, START), "attendant")

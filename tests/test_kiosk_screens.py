@@ -12,9 +12,9 @@ import pygame
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.commands import CashIn
 from etg.core.state import Phase
-from etg.places import shipped_config_dir
 from etg.ui.input import MIN_TARGET
 from etg.ui.layout import TableLayout
 from tests import kiosk_support as k
@@ -57,7 +57,7 @@ def test_after_a_power_loss_the_screen_shows_the_round_where_it_was(tmp_path: Pa
 
     again = k.make_app(tmp_path, seed=DEMO_SEED, db=db, config=config)
     # The same instant, and a decision countdown begun as long ago (after a real power loss
-    # it starts again in full: see etg.timekeeper), so the bulbs and the clock read alike.
+    # it starts again in full: see etg.table.timekeeper), so the bulbs and the clock read alike.
     started = first.now - (state.paytable.timers.decision_s - remaining)
     again.timekeeper.deadline(started)
     again.now = first.now

@@ -32,7 +32,7 @@ def aged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         clock = iter(range(10_000_000))
         monkeypatch.setattr(store_module, "now",
                             lambda day=day, clock=clock: f"{day}T12:00:00.{next(clock):06d}+00:00")
-        monkeypatch.setattr("etg.table.now", store_module.now)
+        monkeypatch.setattr("etg.table.controller.now", store_module.now)
         table = open_table(db)
         play(table, rounds)
         table.close()

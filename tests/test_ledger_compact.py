@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from etg.bots import RoundDriver, busiest_bots
+from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.ledger import compact
 from etg.ledger.codec import dump_command, dump_event
@@ -27,8 +27,8 @@ from etg.ledger.entry import COMPACT, EntryKind, iso, micros
 from etg.ledger.round_codec import PRIMED, UNPRIMED, decode_round, encode_round
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
-from etg.places import shipped_config_dir
-from etg.table import Table
+from etg.table.bots import RoundDriver, busiest_bots
+from etg.table.controller import Table
 from tests.ledger_support import paytable
 
 MD7 = shipped_config_dir() / "paytables" / "maryland-community-7.yaml"

@@ -14,7 +14,7 @@ import pytest
 from etg.core.commands import CashIn, OpenBets
 from etg.core.events import Event
 from etg.core.state import Phase, TableState
-from etg.table import TableTilted
+from etg.table.controller import TableTilted
 from tests.ledger_support import open_table, play
 
 MB = 1024 * 1024

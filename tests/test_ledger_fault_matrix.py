@@ -26,7 +26,7 @@ from etg.cli import main
 from etg.core.commands import BetKind, Deal, OpenBets, PlaceWager
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
-from etg.table import TableTilted
+from etg.table.controller import TableTilted
 from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
 
 ETG = [sys.executable, "-m", "etg"]

@@ -21,7 +21,7 @@ from etg.cli import main
 from etg.core.commands import CashIn, CashOut, OpenBets, Void
 from etg.ledger.chain import anchor_path
 from etg.ledger.store import Ledger
-from etg.table import Table
+from etg.table.controller import Table
 from tests.ledger_support import open_table, paytable, play
 
 

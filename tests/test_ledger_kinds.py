@@ -22,7 +22,7 @@ from etg.config.loader import load_cabinet, load_paytable
 from etg.core.commands import CashOut
 from etg.core.rng import SeededSource, SystemSource
 from etg.ledger.store import Ledger, LedgerKind
-from etg.table import Table
+from etg.table.controller import Table
 from tests.kiosk_support import config_copy
 from tests.ledger_support import MD5, open_table, paytable, play
 
@@ -123,7 +123,7 @@ def test_a_switch_stopped_before_cabinet_yaml_was_written_is_completed(tmp_path:
 
 
 def test_a_pin_change_is_on_record_as_a_fingerprint_never_the_pin(tmp_path: Path) -> None:
-    from etg.pin import hash_pin
+    from etg.table.pin import hash_pin
 
     table = open_table(tmp_path / "l.db")
     table.note_pins({"operator": None, "supervisor": None})

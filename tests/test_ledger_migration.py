@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from etg.bots import RoundDriver, busiest_bots
 from etg.cli import main
 from etg.config.loader import LoadedPaytable, load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.engine import apply
 from etg.core.rng import SeededSource
 from etg.core.state import Phase, TableState
@@ -28,8 +28,8 @@ from etg.ledger.codec import load_command, load_state
 from etg.ledger.recall import render_round
 from etg.ledger.store import EntryKind, Ledger, LedgerKind
 from etg.ledger.verify import rebuild, verify
-from etg.places import shipped_config_dir
-from etg.table import Table
+from etg.table.bots import RoundDriver, busiest_bots
+from etg.table.controller import Table
 from tests.ledger_support import open_table, play
 
 FIXTURE = Path(__file__).parent / "data" / "ledgers" / "schema-0002.db"

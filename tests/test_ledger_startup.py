@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from etg import table as table_module
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
-from etg.table import Table
+from etg.table import controller as table_module
+from etg.table.controller import Table
 from tests.ledger_support import paytable, played_ledger
 
 

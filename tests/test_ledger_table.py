@@ -25,7 +25,7 @@ from etg.core.state import Phase, TableState
 from etg.ledger.codec import dump_event
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
-from etg.table import TableTilted
+from etg.table.controller import TableTilted
 from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
 
 

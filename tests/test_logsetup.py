@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from etg import logsetup
+from etg.cli import logs as logsetup
 from tests.ledger_support import MD5
 
 
@@ -61,7 +61,7 @@ def test_stderr_gets_warnings_not_information(tmp_path: Path,
 
 
 def _child(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
-    code = ("import pathlib, sys\nfrom etg import logsetup\n"
+    code = ("import pathlib, sys\nfrom etg.cli import logs as logsetup\n"
             f"logsetup.configure(pathlib.Path({str(tmp_path)!r}), program='kiosk', "
             f"fault_file=True)\n{body}\n")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 
 from etg.cli import main
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.math.parsheet import output_path
 from etg.math.parsheet.figures import par_sheet, sheet_json
 from etg.math.parsheet.html import frac, render
-from etg.places import shipped_config_dir
 
 PAYTABLES = shipped_config_dir() / "paytables"
 MD7 = PAYTABLES / "maryland-community-7.yaml"

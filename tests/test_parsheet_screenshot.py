@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.math.parsheet.figures import par_sheet
 from etg.math.parsheet.html import render
-from etg.places import shipped_config_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
 PAGE = (1240, 1754)

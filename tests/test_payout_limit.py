@@ -15,6 +15,7 @@ import dataclasses
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.commands import (
     BetKind,
     CloseBets,
@@ -38,7 +39,6 @@ from etg.core.paytable import (
 )
 from etg.core.settle import WagerKind
 from etg.core.wheel import WheelStops
-from etg.places import shipped_config_dir
 from etg.ui.help import help_pages
 from tests.tables import maryland, maryland_bonus, run, table
 

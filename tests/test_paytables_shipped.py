@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from etg.config import Display, load_cabinet, load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.cards import Colour
 from etg.core.paytable import (
     MD_COMMUNITY_PAYS_5,
@@ -27,7 +28,6 @@ from etg.core.paytable import (
     WarForm,
     WheelSegment,
 )
-from etg.places import shipped_config_dir
 
 CONFIG = shipped_config_dir()
 PAYTABLES = CONFIG / "paytables"

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from etg.cli_pin import pin
+from etg.cli.pin import pin
 from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value, yaml_scalar
 from etg.config.loader import load_cabinet
+from etg.config.places import shipped_config_dir
 from etg.config.problems import ConfigError
-from etg.pin import ITERATIONS, PinRole, hash_pin, pin_problem, verify_pin
-from etg.places import shipped_config_dir
+from etg.table.pin import ITERATIONS, PinRole, hash_pin, pin_problem, verify_pin
 
 STORED = re.compile(r"pbkdf2_sha256\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from etg.places import shipped_config_dir
+from etg.config.places import shipped_config_dir
 from etg.release.manifest import write_manifest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from etg import places
 from etg.cli import main
+from etg.config import places
 from etg.release.smoke import run_smoke_test
 
 CHECKS = ["software", "assets", "paytables", "ledger", "sounds", "frames"]

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.math.engine_sim import MAIN_FIGURES, compare, side_exact, simulate_engine
 from etg.math.exact import main_game_figures
 from etg.math.stats import Z99
 from etg.math.vector_sim import simulate_main_game
-from etg.places import shipped_config_dir
 
 PAYTABLES = shipped_config_dir() / "paytables"
 FIGURES = MAIN_FIGURES

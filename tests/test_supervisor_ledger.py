@@ -30,7 +30,7 @@ from etg.core.commands import (
 from etg.core.state import Phase
 from etg.ledger.recall import render_round
 from etg.ledger.verify import verify
-from etg.table import Table
+from etg.table.controller import Table
 from tests.ledger_support import open_table
 from tests.tables import rigged_draw
 

@@ -29,7 +29,7 @@ from etg.core.commands import (
 from etg.core.jackpot import JackpotRules
 from etg.core.paytable import Decision
 from etg.core.state import Phase
-from etg.pin import PinRole, hash_pin, verify_pin
+from etg.table.pin import PinRole, hash_pin, verify_pin
 from etg.ui.app import App
 from etg.ui.numberpad import NumberPad
 from etg.ui.operator import OperatorMenu, open_operator_menu

@@ -18,10 +18,10 @@ import pygame
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.money import format_cents
 from etg.core.paytable import Decision, PayoutHand, Paytable, ProgressiveLevel
 from etg.core.progressive import MeterState
-from etg.places import shipped_config_dir
 from etg.ui.app import App
 from etg.ui.attract import AttractScene
 from etg.ui.help import (

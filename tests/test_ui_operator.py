@@ -10,17 +10,17 @@ from typing import Any
 import pygame
 import pytest
 
-from etg.bots import RoundDriver, standard_bots
 from etg.config.cabinet_edit import set_cabinet_value
 from etg.config.loader import load_cabinet, load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.commands import CashIn, OpenBets, ShuffleReason
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
-from etg.pin import hash_pin
-from etg.places import shipped_config_dir
-from etg.selftest import CHI_SQUARE_CRITICAL, chi_square_p_value, rng_test, shoe_test
+from etg.table.bots import RoundDriver, standard_bots
+from etg.table.pin import hash_pin
+from etg.table.selftest import CHI_SQUARE_CRITICAL, chi_square_p_value, rng_test, shoe_test
 from etg.ui.app import App
 from etg.ui.operator import OperatorMenu, Page, open_operator_menu
 from etg.ui.pinpad import LOCK_S, MAX_FAILURES, PinPad
@@ -336,7 +336,7 @@ class _Counting:
 
 def test_self_test_runs_on_fresh_production_sources_passes_and_is_logged(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("etg.selftest.SystemSource", _Counting)
+    monkeypatch.setattr("etg.table.selftest.SystemSource", _Counting)
     _Counting.made = 0
     app = _app(tmp_path)
     menu = _enter_menu(app)
@@ -369,7 +369,7 @@ class _Stuck:
 
 def test_a_broken_rng_fails_the_self_test(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("etg.selftest.SystemSource", _Stuck)
+    monkeypatch.setattr("etg.table.selftest.SystemSource", _Stuck)
     app = _app(tmp_path)
     _enter_menu(app)
     tap(app, "tab:self_test")
@@ -405,7 +405,7 @@ def test_the_shoe_test_checks_every_card_and_the_cut_window(
     assert shoe_test(rules, SeededSource(4)).passed
     low, high = rules.cut_window()
     bad = ShoeDraw(tuple([0] * 2 + list(range(2, rules.cards))), high + 1)
-    monkeypatch.setattr("etg.selftest.draw_shoe", lambda rules, source: bad)
+    monkeypatch.setattr("etg.table.selftest.draw_shoe", lambda rules, source: bad)
     result = shoe_test(rules, SeededSource(4), shoes=1)
     assert not result.passed
     assert result.problems == (

@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from etg.config.cabinet_edit import set_cabinet_value
-from etg.pin import hash_pin
+from etg.table.pin import hash_pin
 from etg.ui import pinpad
 from etg.ui.app import App
 from etg.ui.operator import OperatorMenu, open_operator_menu

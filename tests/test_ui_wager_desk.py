@@ -26,7 +26,7 @@ from etg.core.commands import (
     ShuffleReason,
 )
 from etg.core.state import Phase
-from etg.pin import hash_pin
+from etg.table.pin import hash_pin
 from etg.ui.app import App
 from etg.ui.operator import OperatorMenu, Page, open_operator_menu
 from etg.ui.pinpad import PinPad

@@ -15,9 +15,9 @@ import pygame
 import pytest
 
 from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.paytable import BonusSpin, ProgressiveLevel
 from etg.core.wheel import WheelStops
-from etg.places import shipped_config_dir
 from etg.ui import theme
 from etg.ui.assets import Style, text
 from etg.ui.layout import TableLayout

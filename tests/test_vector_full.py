@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from etg.cli import main
+from etg.config.places import shipped_config_dir
 from etg.core.cards import Card
 from etg.core.hands import payout_hand
 from etg.core.paytable import Decision, Layout, Meter, PayoutLimit, Paytable, ProgressiveLevel
@@ -30,7 +31,6 @@ from etg.math.vector_full import (
     simulate_full,
 )
 from etg.math.vector_sim import HAND_CODES, NO_HAND
-from etg.places import shipped_config_dir
 from tests import tables
 
 MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"

@@ -16,10 +16,10 @@ from os import PathLike
 from pathlib import Path
 
 from etg.config.cabinet import Cabinet, cabinet_violations
+from etg.config.places import shipped_config_dir, site_config_dir
 from etg.config.validation import validate
 from etg.config.yaml_source import read_yaml
 from etg.core.paytable import Paytable, rule_violations
-from etg.places import shipped_config_dir, site_config_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ def default_config_dir() -> Path:
     """The cabinet's site configuration directory, seeded from the shipped defaults.
 
     ``ETG_CONFIG_DIR`` or the platform's per-user configuration directory (see
-    :mod:`etg.places`). At the first start it gets a copy of the shipped
+    :mod:`etg.config.places`). At the first start it gets a copy of the shipped
     ``cabinet.yaml`` and ``paytables/``; what is there already is never
     overwritten, so the technician's settings and PIN hashes stay.
     """

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from etg.places import site_config_dir
+from etg.config.places import site_config_dir
 
 GENESIS = bytes(32)
 """The "previous hash" of entry 1."""

@@ -45,6 +45,7 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
+from etg.config.places import data_dir
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
@@ -68,7 +69,6 @@ from etg.ledger.entry import (
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
-from etg.places import data_dir
 
 __all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
 

@@ -6,7 +6,7 @@ burns, every spot, the dealer's routine — and reads the figures off the
 events. Agreement with the exact figures therefore checks the engine itself.
 
 Seat 1 always goes to War and places the Tie Wager (and the War-deal Tie
-Wager where offered); seat 2 always surrenders (see :func:`etg.bots.standard_bots`).
+Wager where offered); seat 2 always surrenders (see :func:`etg.table.bots.standard_bots`).
 Where the paytable offers them, seat 1 places the Progressive Payout Wager on
 each of its spots and both seats the Bonus Spin, so the trigger, every
 Progressive Payout Hand and the fixed returns of both side wagers are measured
@@ -33,7 +33,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from etg.bots import Bot, RoundDriver, standard_bots
 from etg.core.cards import Card
 from etg.core.engine import apply, new_table
 from etg.core.events import (
@@ -56,6 +55,7 @@ from etg.math.sim_setup import TableSetup, bots, denominations, standard_setup
 from etg.math.stats import Estimate, RatioMean, RunningMean, proportion_estimate
 from etg.math.vector_full import FigureSums, FullSimResult, MetersAtAward
 from etg.math.vector_sim import SimResult
+from etg.table.bots import Bot, RoundDriver, standard_bots
 
 
 def simulate_engine(

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from etg.bots import Bot
 from etg.core.paytable import Decision, Layout, Paytable
+from etg.table.bots import Bot
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def denominations(paytable: Paytable) -> tuple[int, int]:
 
 
 def bots(setup: TableSetup, bonus_cents: dict[int, int] | None = None) -> tuple[Bot, ...]:
-    """The setup's seats as :class:`etg.bots.Bot` players; ``bonus_cents`` by seat this round."""
+    """The setup's seats as :class:`etg.table.bots.Bot` players; ``bonus_cents`` by seat now."""
     bonus_cents = bonus_cents or {}
     return tuple(
         Bot(seat=s.seat, spots=s.spots, initial=setup.initial_cents, tie=setup.tie_cents,

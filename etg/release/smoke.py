@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from etg import places
+from etg.config import places
 
 FRAMES = 12
 """Frames the kiosk draws in check 5: enough for the table scene to lay out and settle."""
@@ -154,7 +154,7 @@ def check_frames(scratch: Path) -> str:
     from etg.config.loader import load_cabinet, load_paytable, seed_site_config
     from etg.core.rng import SeededSource
     from etg.ledger.store import Ledger
-    from etg.table import Table
+    from etg.table.controller import Table
     from etg.ui.app import App, RunOptions, open_window
     from etg.ui.demo import DemoDirector
 
@@ -243,11 +243,11 @@ def _private_places() -> Iterator[Path]:
 
 
 def _played_ledger(scratch: Path) -> Path:
-    from etg.bots import RoundDriver, standard_bots
     from etg.config.loader import load_paytable
     from etg.core.rng import SeededSource
     from etg.ledger.store import Ledger, LedgerKind
-    from etg.table import Table
+    from etg.table.bots import RoundDriver, standard_bots
+    from etg.table.controller import Table
 
     loaded = load_paytable(places.shipped_config_dir() / "paytables"
                            / "maryland-community-7.yaml")

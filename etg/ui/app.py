@@ -32,8 +32,8 @@ from etg.core.events import Event, RoundComplete, RoundVoided
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.refusal import Refused
 from etg.core.state import TableState
-from etg.table import STORAGE_FAULTS, Table, TableTilted
-from etg.timekeeper import Timekeeper
+from etg.table.controller import STORAGE_FAULTS, Table, TableTilted
+from etg.table.timekeeper import Timekeeper
 from etg.ui import theme
 from etg.ui.audio import Audio
 from etg.ui.canvas import LOGICAL, Viewport

@@ -1,6 +1,6 @@
 """Bundled fonts and images (SPEC §6: no system fonts), found wherever the game runs.
 
-The assets are package data (``etg/data/assets``, see :mod:`etg.places`),
+The assets are package data (``etg/data/assets``, see :mod:`etg.config.places`),
 found the same way in a checkout, an installed wheel and a PyInstaller onedir
 build; ``ETG_ASSETS`` overrides them. Fonts and rendered text
 are cached: a frame re-uses the surfaces of the frame before, which is what
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pygame
 
-from etg import places
+from etg.config import places
 
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 

@@ -3,17 +3,17 @@
 The App asks for the next command only once the screen has settled and the
 previous command's beat has passed, so an unattended table shows every chip,
 card, decision and wheel spin at the pace of a real game. The bots are the
-ones the simulator uses (:mod:`etg.bots`); the commands go through the real
+ones the simulator uses (:mod:`etg.table.bots`); the commands go through the real
 controller and the demo's own ledger.
 """
 
 from __future__ import annotations
 
-from etg.bots import Bot, RoundDriver, dealer_command, demo_bots
 from etg.core.commands import CashIn, Command, PlaceBonusSpin, PlaceWager
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.state import Phase, TableState
-from etg.table import Table
+from etg.table.bots import Bot, RoundDriver, dealer_command, demo_bots
+from etg.table.controller import Table
 
 
 class DemoDirector:

@@ -34,7 +34,7 @@ from etg.core.floor import dealer_id_problem
 from etg.core.money import format_cents
 from etg.core.state import TableState
 from etg.ledger.meters import DEALER_ROUNDS, DEALER_TIPS, dealer_meter
-from etg.pin import JACKPOT_VALIDATORS, dealer_key, hash_pin, pin_problem
+from etg.table.pin import JACKPOT_VALIDATORS, dealer_key, hash_pin, pin_problem
 from etg.ui import theme
 from etg.ui.numberpad import NumberPad
 from etg.ui.pinpad import Credential, require_any_pin

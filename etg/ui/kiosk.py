@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 
 from etg.config.cabinet import Cabinet
-from etg.table import Table
+from etg.table.controller import Table
 from etg.ui import theme
 from etg.ui.app import App, RunOptions, open_window
 from etg.ui.canvas import LOGICAL

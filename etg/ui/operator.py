@@ -75,9 +75,9 @@ from etg.ledger.meters import (
     round_events,
 )
 from etg.ledger.recall import LEVEL_LABELS
-from etg.pin import PinRole
-from etg.selftest import SelfTest, run_self_test
-from etg.table import TableTilted
+from etg.table.controller import TableTilted
+from etg.table.pin import PinRole
+from etg.table.selftest import SelfTest, run_self_test
 from etg.ui import theme
 from etg.ui.assets import Colour, Style, font
 from etg.ui.audio import Cue
@@ -461,7 +461,7 @@ class OperatorMenu(Scene):
         """Read what the page shows from the table and its ledger, ready to draw.
 
         The ledger is read once the writer has committed everything sent so far,
-        and held off until the page is read (etg.table: reads wait for the writer).
+        and held off until the page is read (etg.table.controller: reads wait for the writer).
         """
         with self.app.table.reading():
             self.view = _LOADERS[self.page](self)

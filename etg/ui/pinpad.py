@@ -35,7 +35,7 @@ import pygame
 from etg.config.cabinet import Cabinet
 from etg.config.loader import load_cabinet
 from etg.config.problems import ConfigError
-from etg.pin import MAX_DIGITS, PinRole, dealer_key, verify_pin
+from etg.table.pin import MAX_DIGITS, PinRole, dealer_key, verify_pin
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL
 from etg.ui.input import Touch

@@ -23,7 +23,7 @@ It writes ``rounds-<name>.json`` beside this file. Each file is one table from
 The tables:
 
 - ``md7``: ``maryland-community-7.yaml``, the busiest shipped paytable: nine
-  seats (:func:`etg.bots.busiest_bots`: every seat on the Initial, Tie,
+  seats (:func:`etg.table.bots.busiest_bots`: every seat on the Initial, Tie,
   Progressive Payout and Bonus Spin wagers; odd seats go to War with the
   War-deal Tie Wager, even seats surrender), a seed with a reshuffle at the cut
   card and a triggered Bonus Spin; then a scripted round of CLEAR, REPEAT,
@@ -54,7 +54,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from etg.bots import Bot, RoundDriver, busiest_bots  # noqa: E402
 from etg.config.loader import load_paytable  # noqa: E402
 from etg.core.cards import CARDS_PER_DECK, Card  # noqa: E402
 from etg.core.commands import (  # noqa: E402
@@ -89,6 +88,7 @@ from etg.core.shoe import ShoeDraw  # noqa: E402
 from etg.core.state import Phase, TableState  # noqa: E402
 from etg.core.wheel import WheelStops  # noqa: E402
 from etg.ledger.codec import dump_command, dump_event, dump_state  # noqa: E402
+from etg.table.bots import Bot, RoundDriver, busiest_bots  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PAYTABLES = ROOT / "etg" / "data" / "config" / "paytables"

@@ -4,7 +4,7 @@ Every state change is a command. The engine computes the new state and its
 events on the caller's thread, so a refusal is known at once (it raises and
 writes nothing); the command is then committed to the ledger with its events
 and whatever they finish (a hand-ledger record, meters, event-log entries; see
-:mod:`etg.bookkeeper`) in one transaction, and only then do listeners, the
+:mod:`etg.table.bookkeeper`) in one transaction, and only then do listeners, the
 screen among them, hear of it (SPEC §5: write before show).
 
 Two ways in:
@@ -51,7 +51,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from etg.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
 from etg.config.loader import LoadedPaytable
 from etg.core.commands import (
     Command,
@@ -83,6 +82,7 @@ from etg.ledger.store import (
 )
 from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one, verify
 from etg.ledger.writer import Dropped, LedgerWriter
+from etg.table.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
 
 log = logging.getLogger("etg.table")
 

@@ -1,6 +1,6 @@
 """What an accepted command writes to the ledger: its journal entry and whatever it finishes.
 
-The controller (:mod:`etg.table`) applies a command on its own thread and
+The controller (:mod:`etg.table.controller`) applies a command on its own thread and
 hands the result, an :class:`Accepted`, to the ledger's writer
 (:mod:`etg.ledger.writer`). Inside the writer's transaction the
 :class:`Bookkeeper` journals it and books what it finishes: the hand-ledger

@@ -16,7 +16,7 @@ from etg.core.commands import Actor, CloseBets, CloseDecisions, Command, OpenBet
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.refusal import Refused
 from etg.core.state import Phase, TableState
-from etg.table import Table, TableTilted
+from etg.table.controller import Table, TableTilted
 
 AUTO_OPEN_DELAY_S = 3.0
 """Seconds between NEXT ROUND and betting opening by itself, when the paytable asks for it."""

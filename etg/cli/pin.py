@@ -3,7 +3,7 @@ the floorperson's, or a dealer's by ID (``--role dealer --dealer D0417``); ``etg
 remove-dealer D0417`` takes a dealer's PIN away (the ID stays on record, null).
 
 The PIN is typed twice with hidden input and never echoed, printed or logged;
-only its PBKDF2 hash (:func:`etg.pin.hash_pin`) reaches ``cabinet.yaml``,
+only its PBKDF2 hash (:func:`etg.table.pin.hash_pin`) reaches ``cabinet.yaml``,
 written by :func:`etg.config.cabinet_edit.set_cabinet_value`, which keeps the
 file's comments and refuses to leave an invalid file behind. The kiosk reads
 the hash again at every PIN entry, so a new PIN works without a restart.
@@ -26,7 +26,7 @@ from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
 from etg.config.loader import default_config_dir, load_cabinet
 from etg.config.problems import ConfigError
 from etg.core.floor import dealer_id_problem
-from etg.pin import PinRole, dealer_key, hash_pin, pin_problem
+from etg.table.pin import PinRole, dealer_key, hash_pin, pin_problem
 
 INVALID = 2
 """Exit code for invalid input: a PIN, a configuration file or an option (as etg.cli)."""

@@ -1,0 +1,384 @@
+"""``etg ledger ...``: the audit commands (read-only) and the archive."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as Table_
+
+from etg.config.loader import default_config_dir
+
+if TYPE_CHECKING:
+    from etg.ledger.store import Ledger
+
+from etg.cli.program import _cabinet_or_exit, _logging, _refuse, _writer_lock, main
+
+# --- etg ledger -----------------------------------------------------------------------------
+
+@main.group()
+def ledger() -> None:
+    """Audit a ledger: verify, tilts, recall rounds, read meters, export (read-only).
+
+    Audit commands open the file read-only: they work beside a running kiosk and
+    never change the ledger. ``acknowledge`` is the one that writes, as the
+    ledger's single writer, with the supervisor's PIN.
+    """
+
+
+def _db_option(f: Any) -> Any:
+    return click.option("--db", "db_path", required=True,
+                        type=click.Path(dir_okay=False, path_type=Path),
+                        help="Ledger file.")(f)
+
+
+@ledger.command("verify")
+@_db_option
+@click.option("--full", is_flag=True,
+              help="Recompute every row from the first round (streaming, with progress), "
+                   "not only from the newest checkpoint.")
+@click.option("--events", is_flag=True,
+              help="Also decode every round's events and make its summary again (slower).")
+@click.option("--archive", "archives", multiple=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="An archive of this ledger (etg ledger archive): its links are walked as "
+                   "one chain with the ledger's. May be given more than once.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
+                  as_json: bool) -> None:
+    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
+    from etg.ledger.archive import check_archives
+    from etg.ledger.verify import active_tilts, verify
+
+    store = _open_ledger(db_path)
+    try:
+        with _progress("verify", enabled=full and not as_json) as tick:
+            problems = verify(store, full=full, progress=tick, events=events or None)
+        if archives:
+            with store.reading():
+                problems += check_archives(store, list(archives))
+        with store.reading():
+            rounds = store.round_count()
+            tilts = active_tilts(store)
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "full": full,
+                               "clean": not problems and not tilts,
+                               "problems": [{"check": p.check, "message": p.message}
+                                            for p in problems],
+                               "active_tilts": [_tilt_json(t) for t in tilts]}, indent=2))
+    else:
+        for p in problems:
+            click.echo(f"{db_path}: {p.check}: {p.message}")
+        for t in tilts:
+            click.echo(f"{db_path}: active tilt {t['id']} since {t['at']}: "
+                       f"{t['details']['check']}: {t['details']['message']}")
+        verdict = ("clean" if not problems else f"{len(problems)} problems") + (
+            f", {len(tilts)} active tilts" if tilts else "")
+        click.echo(f"{db_path}: {rounds} rounds, {verdict}")
+    if problems or tilts:
+        sys.exit(1)
+
+
+@ledger.command("archive")
+@_db_option
+@click.option("--before", required=True, metavar="DATE",
+              help="Archive the rounds that ended before this date (YYYY-MM-DD, UTC) or ISO "
+                   "time: up to the last checkpoint between rounds before it.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The archive file to write (never overwritten).")
+def ledger_archive(db_path: Path, before: str, out: Path) -> None:
+    """Move old completed rounds into a verifiable archive file; meters and checkpoints stay.
+
+    The archive and the ledger verify as one chain (etg ledger verify --full --archive FILE).
+    Writes the ledger: refused while the kiosk or another writer holds it.
+    """
+    from etg.ledger.archive import archive
+    from etg.ledger.store import Ledger, LedgerError
+
+    _logging("archive")
+    if before.isdigit():
+        _refuse(f"etg ledger archive: --before {before!r} is not a date (YYYY-MM-DD) or ISO time")
+    moment = str(_span(before, None).since)  # the start of that day (or that instant), UTC
+    if not db_path.exists():
+        _refuse(f"{db_path}: no such ledger")
+    with _writer_lock(db_path):
+        try:
+            store = Ledger.open(db_path)
+        except LedgerError as error:
+            _refuse(str(error))
+        try:
+            done = archive(store, moment, out)
+        except LedgerError as error:
+            _refuse(str(error), code=1)
+        finally:
+            store.close()
+    rounds = "no rounds" if done.rounds is None else f"rounds {done.rounds[0]} to {done.rounds[1]}"
+    click.echo(f"{db_path}: entries {done.first} to {done.last} ({rounds}) moved to {out} "
+               f"(sha256 {done.sha256})")
+
+
+@ledger.command("tilts")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_tilts(db_path: Path, as_json: bool) -> None:
+    """Active and past tilts: cause, time, and who cleared them."""
+    from etg.ledger.verify import active_tilts
+
+    store = _open_ledger(db_path)
+    try:
+        with store.reading():
+            entries = store.last_events(("tilt", "tilt_cleared"), 1_000_000)
+            active = {t["id"] for t in active_tilts(store)}
+    finally:
+        store.close()
+    cleared_by: dict[int, dict[str, Any]] = {}
+    pending: list[int] = []
+    for entry in entries:
+        if entry["kind"] == "tilt":
+            pending.append(entry["id"])
+            continue
+        ids = entry["details"].get("tilts")
+        for tilt_id in (pending if ids is None else ids):
+            cleared_by.setdefault(int(tilt_id), entry)
+        pending = [] if ids is None else [i for i in pending if i not in ids]
+    rows = [{**_tilt_json(e), "active": e["id"] in active,
+             "cleared_by": cleared_by[e["id"]]["actor"] if e["id"] in cleared_by else None,
+             "cleared_at": cleared_by[e["id"]]["at"] if e["id"] in cleared_by else None}
+            for e in entries if e["kind"] == "tilt"]
+    if as_json:
+        click.echo(json.dumps({"db": str(db_path), "tilts": rows}, indent=2))
+        return
+    if not rows:
+        click.echo(f"{db_path}: no tilt has ever been recorded")
+        return
+    table = Table_(title=f"tilts · {db_path}")
+    for column in ("id", "since", "cause", "state"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        state = "ACTIVE" if row["active"] else f"cleared by {row['cleared_by']} {row['cleared_at']}"
+        table.add_row(str(row["id"]), row["at"], f"{row['check']}: {row['message']}", state)
+    Console(width=160).print(table)
+
+
+@ledger.command("acknowledge")
+@_db_option
+@click.option("--tilt", "tilt_id", type=int, required=True,
+              help="The tilt's id (etg ledger tilts).")
+@click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Configuration directory with cabinet.yaml (default: the shipped config/).")
+@click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
+def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
+                       pin_stdin: bool) -> None:
+    """Clear one tilt with the supervisor PIN; logged with who and what was cleared."""
+    from etg.ledger.store import Ledger, LedgerError
+    from etg.ledger.verify import active_tilts
+    from etg.table.pin import PinRole, verify_pin
+
+    _logging("acknowledge")
+    cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
+    stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
+    if stored is None:
+        _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
+    if not db_path.exists():
+        _refuse(f"{db_path}: no such ledger")
+    with _writer_lock(db_path):
+        try:
+            store = Ledger.open(db_path)
+        except LedgerError as error:
+            _refuse(str(error))
+        try:
+            active = {t["id"]: t for t in active_tilts(store)}
+            if tilt_id not in active:
+                _refuse(f"{db_path}: tilt {tilt_id} is not active "
+                        f"(active: {', '.join(map(str, active)) or 'none'})", code=1)
+            pin = (sys.stdin.readline().strip() if pin_stdin else
+                   click.prompt("Supervisor PIN", hide_input=True, default="",
+                                show_default=False))
+            role = PinRole.SUPERVISOR.value
+            if not verify_pin(pin, stored):
+                with store.atomic():
+                    store.log("pin_failed", role, {"role": role, "where": "command line"})
+                _refuse("wrong supervisor PIN; nothing was cleared", code=1)
+            # The anchor follows the ledger only once no anchor tilt is left standing.
+            store.anchor_paused = any(t["details"]["check"] == "anchor"
+                                      for i, t in active.items() if i != tilt_id)
+            with store.atomic():
+                store.log("pin_ok", role, {"role": role, "where": "command line"})
+                tilt = active[tilt_id]["details"]
+                store.log("tilt_cleared", role, {"tilts": [tilt_id], "problems":
+                                                 f"{tilt['check']}: {tilt['message']}"})
+        finally:
+            store.close()
+    click.echo(f"{db_path}: tilt {tilt_id} cleared by the supervisor")
+
+
+@ledger.command("recall")
+@_db_option
+@click.option("--last", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many of the latest rounds.")
+def ledger_recall(db_path: Path, last: int) -> None:
+    """Game recall: the last N rounds as they were played."""
+    from etg.ledger.recall import render_round
+
+    store = _open_ledger(db_path)
+    try:
+        with store.reading():
+            records = store.rounds(last=last)
+    finally:
+        store.close()
+    for record in records:
+        click.echo(render_round(record))
+        click.echo("")
+
+
+@ledger.command("meters")
+@_db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def ledger_meters(db_path: Path, as_json: bool) -> None:
+    """The meters, per paytable and per seat (seat 0: the whole table)."""
+    store = _open_ledger(db_path)
+    try:
+        meters = store.meters()
+    finally:
+        store.close()
+    if as_json:
+        click.echo(json.dumps({pid: {str(seat): {name: value for (s, name), value
+                                                  in sorted(values.items()) if s == seat}
+                                     for seat in sorted({s for s, _ in values})}
+                               for pid, values in sorted(meters.items())}, indent=2))
+        return
+    for pid, values in sorted(meters.items()):
+        table = Table_(title=f"meters · {pid}")
+        table.add_column("seat", justify="right")
+        table.add_column("meter")
+        table.add_column("value", justify="right")
+        for (seat, name), value in sorted(values.items()):
+            table.add_row(str(seat), name, f"{value:,}")
+        Console().print(table)
+
+
+@ledger.command("export")
+@_db_option
+@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl", "json"]), required=True,
+              help="csv: one row per settled wager and award; jsonl: every round record and "
+                   "event-log entry, one per line, in chain order; json: the same as one "
+                   "document.")
+@click.option("--from", "start", metavar="ROUND|DATE",
+              help="First round number, or first date (YYYY-MM-DD, UTC) or ISO time.")
+@click.option("--to", "end", metavar="ROUND|DATE",
+              help="Last round number, or last date (the whole day, UTC) or ISO time.")
+def ledger_export(db_path: Path, fmt: str, start: str | None, end: str | None) -> None:
+    """Export the hand ledger (jsonl and json: with the event log) for audit, to standard output.
+
+    Read in chunks and written as it is read: memory stays flat at any ledger size.
+    """
+    from etg.ledger.export import csv_lines, jsonl_lines
+
+    span = _span(start, end)
+    store = _open_ledger(db_path)
+    out = sys.stdout
+    try:
+        with store.reading(), _progress("export", enabled=True) as tick:
+            trail = _counted(store.audit_trail(span), tick, store.round_count())
+            if fmt == "csv":
+                chunks = csv_lines(item for kind, item in trail if kind == "round")
+            elif fmt == "jsonl":
+                chunks = jsonl_lines(trail)
+            else:
+                chunks = _json_document(store, span, tick)
+            for chunk in chunks:
+                out.write(chunk)
+    finally:
+        store.close()
+    out.flush()
+
+
+def _json_document(store: Ledger, span: Any, tick: Any) -> Iterator[str]:
+    """One JSON document: the rounds, then the event log, each streamed from the same snapshot."""
+    from etg.ledger.export import json_chunks
+
+    rounds = (item for kind, item in _counted(store.audit_trail(span), tick,
+                                              store.round_count()) if kind == "round")
+    events = (item for kind, item in store.audit_trail(span) if kind == "event")
+    yield from json_chunks(rounds, events)
+
+
+def _counted(trail: Iterator[tuple[str, dict[str, Any]]], tick: Any,
+             total: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    done = 0
+    for kind, item in trail:
+        if kind == "round" and tick is not None:
+            done += 1
+            if done % 500 == 0:
+                tick(done, total)
+        yield kind, item
+
+
+def _span(start: str | None, end: str | None) -> Any:
+    """The ``--from`` / ``--to`` of an export as a :class:`etg.ledger.store.Span`."""
+    from datetime import UTC, date, datetime, timedelta
+
+    from etg.ledger.store import Span
+
+    def bound(text: str | None, upper: bool) -> tuple[int | None, str | None]:
+        if text is None:
+            return None, None
+        if text.isdigit():
+            return int(text), None
+        try:
+            day = date.fromisoformat(text)
+            moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+            return None, (moment + timedelta(days=1) if upper else moment).isoformat()
+        except ValueError:
+            pass
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            _refuse(f"etg ledger export: {'--to' if upper else '--from'} {text!r} is neither a "
+                    f"round number nor a date (YYYY-MM-DD) or ISO time")
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        moment = moment.astimezone(UTC)
+        return None, (moment + timedelta(microseconds=1) if upper else moment).isoformat()
+
+    first, since = bound(start, upper=False)
+    last, before = bound(end, upper=True)
+    return Span(first_round=first, last_round=last, since=since, before=before)
+
+
+def _open_ledger(db_path: Path) -> Ledger:
+    """The ledger opened read-only for an audit; one line and exit 2 if it cannot be read."""
+    from etg.ledger.store import Ledger, LedgerError
+
+    try:
+        return Ledger.open_readonly(db_path)
+    except LedgerError as error:
+        _refuse(str(error))
+
+
+def _tilt_json(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"id": entry["id"], "at": entry["at"], "check": entry["details"]["check"],
+            "message": entry["details"]["message"]}
+
+
+@contextlib.contextmanager
+def _progress(what: str, enabled: bool) -> Iterator[Any]:
+    """A progress bar on a terminal's stderr, or nothing."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+

@@ -1,0 +1,271 @@
+"""``etg run`` (the kiosk) and ``etg autoplay``: the table on a ledger, through the controller."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from etg.config.cabinet import Cabinet
+from etg.config.loader import LoadedPaytable, default_config_dir, load_paytable
+from etg.config.problems import ConfigError
+from etg.core.jackpot import JackpotRules
+from etg.ledger.store import LedgerKind
+
+if TYPE_CHECKING:
+    from etg.table.controller import Table
+
+from etg.cli.program import (
+    INVALID,
+    _active_paytable,
+    _cabinet_or_exit,
+    _load_or_exit,
+    _logging,
+    _refuse,
+    _writer_lock,
+    main,
+)
+
+# --- etg run --------------------------------------------------------------------------------
+
+@main.command()
+@click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Configuration directory with cabinet.yaml and paytables/ "
+                   "(default: the shipped config/).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Ledger file (default: the cabinet's database; with --demo, a demo ledger "
+                   "for this paytable in the per-user data directory).")
+@click.option("--windowed", is_flag=True, help="A window instead of full screen (development).")
+@click.option("--demo", is_flag=True,
+              help="Bot players and a bot dealer play unattended, on their own DEMO ledger.")
+@click.option("--headless", is_flag=True,
+              help="No screen: SDL's dummy video driver (tests, screenshots, servers).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Exit after this many rounds are finished (default: run until closed).")
+@click.option("--screenshots", "screenshots", type=click.Path(file_okay=False, path_type=Path),
+              help="Save a PNG of each phase of each round in this directory.")
+@click.option("--seed", type=int, default=None,
+              help="Seed the draws of a demo (only with --demo); real play always draws "
+                   "from the CSPRNG.")
+@click.option("--frames", type=click.IntRange(min=1), default=None, hidden=True,
+              help="Exit after this many frames (cold-start measurement).")
+def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
+        headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None,
+        frames: int | None) -> None:
+    """The kiosk: the table full screen on the cabinet's display (SPEC §6).
+
+    The dealer console is on screen and on keys F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL,
+    SPIN, NEXT ROUND, SHUFFLE, VOID) and F11 (SIGN IN, or VALIDATE a jackpot); F9
+    help, F10 operator menu. Demo play keeps its own ledger, never the cabinet's
+    meters.
+    """
+    from etg.ledger.store import LedgerKind, default_path
+    from etg.ui.app import NoDisplay, RunOptions
+    from etg.ui.kiosk import run_kiosk
+
+    if seed is not None and not demo:
+        _refuse("etg run: --seed is for demo play only (--demo); real play draws from the "
+                "CSPRNG")
+    if headless and not demo:
+        _refuse("etg run: --headless shows the table to nobody, so no dealer or player could "
+                "act; add --demo (bots deal and play), or use etg autoplay")
+    _logging("run", fault_file=True)
+    config = config_dir or default_config_dir()
+    cabinet_file = config / "cabinet.yaml"
+    cabinet = _cabinet_or_exit(cabinet_file)
+    loaded = _load_or_exit(cabinet.paytable_path(cabinet_file))
+    if db_path is None:
+        if demo:
+            db_path = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
+        elif cabinet.database is not None:
+            db_path = cabinet_file.parent / cabinet.database
+        else:
+            db_path = default_path()
+    options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
+                         screenshots=screenshots, config_dir=config, frames=frames)
+    kind = LedgerKind.DEMO if demo else LedgerKind.REAL
+    with _writer_lock(db_path):
+        loaded = _follow_switch(db_path, cabinet_file, loaded)
+        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
+                            on_fault=None if headless else
+                            lambda message: _fault_screen(cabinet, options, message),
+                            defer_file_check=True,
+                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents))
+        clean = False
+        table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
+        table.note_pins({"operator": cabinet.operator_pin_hash,
+                         "supervisor": cabinet.supervisor_pin_hash,
+                         "floorperson": cabinet.floorperson_pin_hash,
+                         **{f"dealer {d}": h for d, h in cabinet.dealers.items()}})
+        check_software(table)
+        try:
+            run_kiosk(table, cabinet, cabinet_file, options)
+            clean = True
+        except NoDisplay as error:
+            clean = True
+            click.echo(f"etg run: no display to open a window on ({error}); "
+                       f"use --headless --demo to run without one", err=True)
+            sys.exit(INVALID)
+        finally:
+            if clean:
+                table.close()
+            else:
+                table.ledger.close()  # a crash is not a shutdown: the next start says so
+
+
+
+# --- etg autoplay ---------------------------------------------------------------------------
+
+@main.command()
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Ledger file; created if missing, resumed if not.")
+@click.option("--rounds", type=click.IntRange(min=1), required=True,
+              help="Rounds the ledger must hold when done (counting earlier runs).")
+@click.option("--seed", type=int, default=None, help="Seed the draws; default: the CSPRNG.")
+@click.option("--paytable", "paytable_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Paytable file (default: the cabinet's active paytable).")
+def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path | None) -> None:
+    """Play headless with bots through the real controller and ledger until it holds N rounds.
+
+    Killed at any instant and run again, it resumes the interrupted round with
+    the same cards and wagers and finishes the N. Jackpots are validated as on a
+    cabinet with the default hand-pay threshold, by a bot floorperson.
+    """
+    from etg.ledger.store import LedgerKind
+    from etg.table.bots import RoundDriver, standard_bots
+    from etg.table.controller import TableTilted
+
+    _logging("autoplay")
+    loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
+    with _writer_lock(db_path):
+        table = _open_table(db_path, loaded, seed, LedgerKind.TEST, jackpot_rules=JackpotRules())
+        try:
+            driver = RoundDriver(standard_bots(table.state.paytable), table.source,
+                                 table.apply)
+            while table.ledger.round_count() < rounds:
+                driver.play_round(table.state)
+        except TableTilted as tilt:
+            table.close()
+            _refuse(f"{db_path}: {tilt}", code=1)
+        table.close()
+        click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
+
+
+def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
+                stop_on_tilt: bool = True,
+                on_fault: Callable[[str], None] | None = None,
+                defer_file_check: bool = False,
+                jackpot_rules: JackpotRules | None = None) -> Table:
+    """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
+
+    ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
+    ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk).
+    """
+    from etg.core.rng import RandomSource, SeededSource, SystemSource
+    from etg.ledger.store import Ledger, LedgerError
+    from etg.table.controller import Table
+
+    try:
+        ledger = Ledger.open(db_path, kind=kind,
+                             rng="csprng" if seed is None else f"seeded {seed}")
+    except LedgerError as error:
+        click.echo(str(error), err=True)
+        if on_fault is not None:
+            on_fault(str(error))
+        sys.exit(INVALID)
+    if ledger.kind is not kind:
+        ledger.close()
+        _refuse(f"{db_path}: a {ledger.kind.value if ledger.kind else 'unknown'} ledger; "
+                + _KIND_RULES[kind])
+    # A seeded run that resumes draws from a new stream: the draws already made are recorded.
+    source: RandomSource = (SystemSource() if seed is None
+                            else SeededSource(seed * 1_000_003 + ledger.round_count()))
+    try:
+        table = Table.open(ledger, loaded, source, defer_file_check=defer_file_check,
+                           jackpot_rules=jackpot_rules)
+    except (LedgerError, ValueError) as error:
+        ledger.close()
+        click.echo(str(error), err=True)
+        if on_fault is not None:
+            on_fault(str(error))
+        sys.exit(INVALID)
+    if table.tilt is not None and stop_on_tilt:
+        click.echo(f"{db_path}: TILT: {table.tilt.message}", err=True)
+        click.echo("play stops until a supervisor acknowledges it "
+                   "(etg ledger acknowledge)", err=True)
+        table.close()
+        sys.exit(1)
+    return table
+
+
+def check_software(table: Table, bundle: Path | None = None) -> None:
+    """A frozen program checks its own files against its manifest; a difference tilts."""
+    from etg.ledger.store import Problem
+    from etg.release.manifest import frozen_bundle, verify_bundle
+
+    bundle = bundle or frozen_bundle()
+    if bundle is not None:
+        table.tilt_for([Problem("software", line) for line in verify_bundle(bundle)])
+
+
+def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:
+    from etg.ui.app import NoDisplay
+    from etg.ui.kiosk import show_fault
+
+    with contextlib.suppress(NoDisplay):
+        show_fault(cabinet, options, message, frames=options.frames)
+
+
+def _follow_switch(db_path: Path, cabinet_file: Path, loaded: LoadedPaytable) -> LoadedPaytable:
+    """The paytable the ledger last switched to, with ``cabinet.yaml`` brought in line.
+
+    A switch is committed to the ledger first, then written to ``cabinet.yaml``;
+    a stop between the two leaves the file naming the old paytable. The ledger
+    is the record: if the file it switched to is still there, unchanged, the
+    cabinet file is completed to name it. Anything else is left for the
+    start-up checks to tilt on.
+    """
+    import os
+
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.ledger.store import Ledger, LedgerError
+
+    if not db_path.exists():
+        return loaded
+    try:
+        store = Ledger.open_readonly(db_path)
+    except LedgerError:
+        return loaded  # the writer's open reports it
+    try:
+        with store.reading():
+            recorded, path = store.setting("paytable_sha256"), store.setting("paytable_path")
+    finally:
+        store.close()
+    if recorded is None or path is None or recorded == loaded.sha256:
+        return loaded
+    try:
+        switched = load_paytable(Path(path))
+    except ConfigError:
+        return loaded
+    if switched.sha256 != recorded:
+        return loaded
+    relative = os.path.relpath(switched.path.resolve(), cabinet_file.parent.resolve())
+    set_cabinet_value(cabinet_file, "active_paytable", relative)
+    click.echo(f"{cabinet_file}: active_paytable completed to {relative}, as the ledger's last "
+               f"paytable switch recorded", err=True)
+    return switched
+
+
+_KIND_RULES: dict[LedgerKind, str] = {
+    LedgerKind.REAL: "the real kiosk plays only on a real ledger (demo play: --demo)",
+    LedgerKind.DEMO: "--demo plays only on a demo ledger, never on a cabinet's real one",
+    LedgerKind.TEST: "autoplay plays only on a test ledger of its own",
+}
+
+
+
+
