@@ -123,8 +123,8 @@ def test_all_problems_are_reported_sorted_by_line(
     assert refusal(tmp_path, monkeypatch, "many.yaml", text) == [
         "many.yaml:4:5: id: expected a string, got 5; quote it ('5') if it is meant as text",
         "many.yaml:10:3: shoe.decks: duplicate key 'decks' (first at line 9)",
-        "many.yaml:26:15: payouts.war.pays: expected an integer, got 'one'",
-        "many.yaml:36:3: timers.autoopen: unknown key 'autoopen'; did you mean 'auto_open'?",
+        "many.yaml:27:15: payouts.war.pays: expected an integer, got 'one'",
+        "many.yaml:37:3: timers.autoopen: unknown key 'autoopen'; did you mean 'auto_open'?",
     ]
 
 
@@ -135,7 +135,7 @@ def test_rules_are_checked_once_types_are_right(
     text = _edited("  betting_s: 20", "  betting_s: 601", text)
     assert refusal(tmp_path, monkeypatch, "rules.yaml", text) == [
         "rules.yaml:9:10: shoe.decks: maryland allows 6 or 8 decks, not 5",
-        "rules.yaml:32:14: timers.betting_s: must be between 1 and 600 seconds, not 601",
+        "rules.yaml:33:14: timers.betting_s: must be between 1 and 600 seconds, not 601",
     ]
 
 
@@ -155,7 +155,7 @@ def test_unit_zero_is_reported_as_such(tmp_path: Path, monkeypatch: pytest.Monke
     with pytest.raises(ConfigError) as caught:
         load_paytable("unit-zero.yaml")
     assert str(caught.value) == (
-        "unit-zero.yaml:15:13: unit_cents: must be a positive even number of cents so that half "
+        "unit-zero.yaml:16:13: unit_cents: must be a positive even number of cents so that half "
         "a wager is exact (MD Ch. 9 E(1)), not 0")
 
 
@@ -327,15 +327,15 @@ def test_wrong_types_in_list_items_name_the_unit_and_the_fix(
                    "progressive: Primary, meter_percent: [20.5, 100]", text)
     text = _edited("suited_four_of_a_kind: 500000", "suited_four_of_a_kind: 5000.5", text)
     assert refusal(tmp_path, monkeypatch, "types.yaml", text) == [
-        "types.yaml:57:49: bonus_spin.hot_spot_ring.0.progressive: expected one of (primary, "
+        "types.yaml:58:49: bonus_spin.hot_spot_ring.0.progressive: expected one of (primary, "
         "secondary, progressive_payout) or null, got 'Primary'; did you mean 'primary'?",
-        "types.yaml:57:74: bonus_spin.hot_spot_ring.0.meter_percent.0: expected an integer "
+        "types.yaml:58:74: bonus_spin.hot_spot_ring.0.meter_percent.0: expected an integer "
         "(percent), got 20.5",
-        "types.yaml:60:16: bonus_spin.hot_spot_ring.3.symbol: expected a string, got 600; "
+        "types.yaml:61:16: bonus_spin.hot_spot_ring.3.symbol: expected a string, got 600; "
         "quote it ('600') if it is meant as text",
-        "types.yaml:60:52: bonus_spin.hot_spot_ring.3.pays_cents.1: expected an integer (cents), "
+        "types.yaml:61:52: bonus_spin.hot_spot_ring.3.pays_cents.1: expected an integer (cents), "
         "got 600.0",
-        "types.yaml:84:28: progressive_payout.envy_cents.suited_four_of_a_kind: expected an "
+        "types.yaml:85:28: progressive_payout.envy_cents.suited_four_of_a_kind: expected an "
         "integer (cents), got 5000.5",
     ]
 
@@ -345,8 +345,8 @@ def test_a_problem_with_a_whole_section_points_at_its_key(
 ) -> None:
     text = _edited("  trigger:                 # MD", "  triggers:                # MD")
     assert refusal(tmp_path, monkeypatch, "section.yaml", text) == [
-        "section.yaml:35:1: bonus_spin: missing required key 'trigger'",
-        "section.yaml:37:3: bonus_spin.triggers: unknown key 'triggers'; did you mean 'trigger'?",
+        "section.yaml:36:1: bonus_spin: missing required key 'trigger'",
+        "section.yaml:38:3: bonus_spin.triggers: unknown key 'triggers'; did you mean 'trigger'?",
     ]
 
 

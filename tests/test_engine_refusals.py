@@ -214,3 +214,16 @@ def test_refused_with_reason_and_state_unchanged(
         apply(state, command)
     assert refused.value.reason is reason
     assert str(refused.value) == message
+
+
+def test_without_adjacent_spots_only_a_seat_may_leave_a_gap_but_not_pass_its_count() -> None:
+    # MD Ch. 7 E is read as adjacency for every shipped Maryland file; a paytable that says
+    # adjacent_spots_only: false keeps only the count of max_spots_per_seat.
+    s, _ = run(betting(maryland(adjacent_spots_only=False)),
+               [PlaceWager(1, 1, BetKind.INITIAL, 500), PlaceWager(1, 3, BetKind.INITIAL, 500),
+                PlaceWager(1, 5, BetKind.INITIAL, 500)])
+    assert [w.initial for w in s.seat_wagers(1)] == [500, 0, 500, 0, 500]
+    with pytest.raises(Refused) as refused:
+        apply(s, PlaceWager(1, 2, BetKind.INITIAL, 500))
+    assert refused.value.reason is Reason.SPOT_LIMIT
+    assert str(refused.value) == "a seat may wager on at most 3 spots (MD Ch. 7 E)"

@@ -261,7 +261,7 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
     current = row[spot - 1]
     if kind is _INITIAL:
         if not current.initial:
-            _need_spot_limit(p.max_spots_per_seat, row, spot)
+            _need_spot_limit(p.max_spots_per_seat, p.adjacent_spots_only, row, spot)
         total = current.initial + amount
         _need_limit("Initial Wager", p.limits.initial, total)
         wagers = evolve(current, initial=total)
@@ -287,8 +287,9 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
     return s, [WagerPlaced(seat, spot, kind, amount, total, credits)]
 
 
-def _need_spot_limit(most: int, row: tuple[SpotWagers, ...], spot: int) -> None:
-    """A new Initial Wager on ``spot`` keeps the seat's spots one unbroken run of at most ``most``.
+def _need_spot_limit(most: int, adjacent: bool, row: tuple[SpotWagers, ...], spot: int) -> None:
+    """A new Initial Wager on ``spot`` keeps the seat on at most ``most`` spots, and where the
+    paytable says ``adjacent_spots_only`` (every Maryland file), in one unbroken run.
 
     MD Ch. 7 E speaks of "the number of adjacent boxes on which a player may place a
     wager": spots 1 and 3 without 2 are refused (place 2 first).
@@ -296,6 +297,8 @@ def _need_spot_limit(most: int, row: tuple[SpotWagers, ...], spot: int) -> None:
     spots = [n for n, w in enumerate(row, start=1) if w.initial]
     if len(spots) >= most:
         raise Refused(Reason.SPOT_LIMIT, f"a seat may wager on at most {most} spots (MD Ch. 7 E)")
+    if not adjacent:
+        return
     spots.append(spot)
     if max(spots) - min(spots) >= most:
         # MD Ch. 7 E: "the number of adjacent boxes on which a player may place a wager":

@@ -410,6 +410,9 @@ class Paytable:
     # the Envy Bonus inside. New paytables write ``payout_limit`` (scope ``hand``).
     payout_limit_per_hand_cents: int | None = None
     abandoned_wager: AbandonedWager = AbandonedWager.DEFAULT_DECISION  # MD Ch. 7 B(3)-(4)
+    # MD Ch. 7 E: "the number of adjacent boxes on which a player may place a wager": a seat's
+    # spots form one unbroken run (spots 1 and 3 without 2 are refused). False only counts them.
+    adjacent_spots_only: bool = True
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     @property

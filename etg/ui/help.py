@@ -267,8 +267,9 @@ def _how_to_play(p: Paytable) -> HelpPage:
     # MD Ch. 7 E: how many spots one seat may play; MD Ch. 7 F(1)-(4): which wagers go with it.
     if community:
         where = (f"on one of the {p.spots} numbered spots" if p.max_spots_per_seat == 1
-                 else f"on up to {p.max_spots_per_seat} adjacent spots of the {p.spots} numbered "
-                      "spots")
+                 else f"on up to {p.max_spots_per_seat}"
+                      f"{' adjacent' if p.adjacent_spots_only else ''} spots of the "
+                      f"{p.spots} numbered spots")
     else:
         where = "in your betting circle"
     bet = (f"You have {t.betting_s} seconds. Place an Initial Wager {where} "

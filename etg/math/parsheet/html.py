@@ -144,7 +144,9 @@ def _rules(p: Paytable) -> str:
     o = p.payouts
     rows = [
         ("Layout", f"{p.layout.value}, {p.spot_count} spots, {p.seats} seats, up to "
-                   f"{p.max_spots_per_seat} spots per seat"),
+                   f"{p.max_spots_per_seat} "
+                   f"{'adjacent ' if p.adjacent_spots_only and p.max_spots_per_seat > 1 else ''}"
+                   f"spots per seat"),
         ("Shoe", f"{p.shoe.decks} decks, cut card {p.shoe.penetration_min:g}–"
                  f"{p.shoe.penetration_max:g} of the shoe from its bottom"),
         ("Initial Wager", f"{money(p.limits.initial.min_cents)} to "
