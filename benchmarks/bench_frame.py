@@ -74,8 +74,10 @@ from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.bots import busiest_bots
 from etg.table.controller import Table
-from etg.ui.app import App, RunOptions, open_window
+from etg.ui.app import App
 from etg.ui.demo import DemoDirector
+from etg.ui.display import open_window
+from etg.ui.options import RunOptions
 
 FRAMES = 360  # six seconds of a spinning wheel at 60 fps
 REPEATS = 2

@@ -49,8 +49,10 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
     from etg.ledger.store import Ledger, LedgerKind
     from etg.table.bots import busiest_bots
     from etg.table.controller import Table
-    from etg.ui.app import App, RunOptions, open_window
+    from etg.ui.app import App
     from etg.ui.demo import DemoDirector
+    from etg.ui.display import open_window
+    from etg.ui.options import RunOptions
 
     shm = Path("/dev/shm")
     folder = Path(tempfile.mkdtemp(prefix="etg-bench-memory-",

@@ -23,8 +23,10 @@ from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
-from etg.ui.app import App, RunOptions, open_window
+from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
+from etg.ui.display import open_window
+from etg.ui.options import RunOptions
 from etg.ui.scene import Scene
 from etg.ui.widgets import Button
 

@@ -204,7 +204,7 @@ def test_a_screen_whose_ledger_read_fails_tilts_instead_of_crashing(tmp_path: Pa
         """A screen that reads the ledger every frame, as the operator's meters page does."""
 
         def update(self, now: float) -> None:
-            self.app.table.ledger.meters()
+            self.ctx.table.ledger.meters()
 
     app = make_app(tmp_path, base=Meters)
     app.options.frames = 5

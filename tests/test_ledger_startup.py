@@ -104,7 +104,9 @@ def test_the_kiosk_leaves_the_whole_file_check_beside_play_and_tilts_on_its_find
         tmp_path: Path) -> None:
     from etg.config.loader import load_cabinet
     from etg.ledger.verify import check_file
-    from etg.ui.app import App, RunOptions, open_window
+    from etg.ui.app import App
+    from etg.ui.display import open_window
+    from etg.ui.options import RunOptions
     from tests.kiosk_support import config_copy
 
     db = played_ledger(tmp_path, rounds=30)

@@ -32,8 +32,9 @@ from etg.core.state import Phase
 from etg.table.pin import PinRole, hash_pin, verify_pin
 from etg.ui.app import App
 from etg.ui.numberpad import NumberPad
-from etg.ui.operator import OperatorMenu, open_operator_menu
+from etg.ui.operator import OperatorMenu
 from etg.ui.pinpad import PinPad
+from etg.ui.scene import OpenOperatorMenu
 from tests.kiosk_support import (
     button,
     config_copy,
@@ -164,7 +165,7 @@ def test_tip_buttons_take_exactly_their_amount_to_the_dealer(tmp_path: Path,
 
 
 def _menu(app: App) -> OperatorMenu:
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     type_keys(app, OPERATOR + "\n")
     assert isinstance(app.top, OperatorMenu)
     return app.top

@@ -22,9 +22,9 @@ from etg.table.bots import RoundDriver, standard_bots
 from etg.table.pin import hash_pin
 from etg.table.selftest import CHI_SQUARE_CRITICAL, chi_square_p_value, rng_test, shoe_test
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu, Page, open_operator_menu
+from etg.ui.operator import OperatorMenu, Page
 from etg.ui.pinpad import LOCK_S, MAX_FAILURES, PinPad
-from etg.ui.scene import Scene
+from etg.ui.scene import OpenOperatorMenu, Scene
 from tests.kiosk_support import ROOT, button, config_copy, make_app, not_blank, tap, type_keys
 
 PIN = "2468"
@@ -62,7 +62,7 @@ def _play(app: App, rounds: int) -> None:
 
 
 def _enter_menu(app: App) -> OperatorMenu:
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     type_keys(app, PIN + "\n")
     assert isinstance(app.top, OperatorMenu)
     return app.top
@@ -82,7 +82,7 @@ def _texts(app: App) -> list[str]:
 
 def test_a_wrong_pin_is_refused_and_logged_without_its_digits(tmp_path: Path) -> None:
     app = _app(tmp_path)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     pad = app.top
     assert isinstance(pad, PinPad)
     assert not pad.opaque  # the table stays visible under it
@@ -98,12 +98,12 @@ def test_a_wrong_pin_is_refused_and_logged_without_its_digits(tmp_path: Path) ->
 
 def test_five_wrong_pins_lock_the_pad_for_sixty_seconds(tmp_path: Path) -> None:
     app = _app(tmp_path)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     for _ in range(3):
         type_keys(app, "1111\n")
     _escape(app)  # cancel: the count stays with the App, not the pad
     assert not isinstance(app.top, PinPad)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     pad = app.top
     assert isinstance(pad, PinPad)
     for _ in range(MAX_FAILURES - 3):
@@ -128,7 +128,7 @@ def test_five_wrong_pins_lock_the_pad_for_sixty_seconds(tmp_path: Path) -> None:
 
 def test_a_sixth_wrong_pin_after_a_lock_counts_from_one_again(tmp_path: Path) -> None:
     app = _app(tmp_path)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     for _ in range(MAX_FAILURES):
         type_keys(app, "1111\n")
     app.now += LOCK_S + 0.5
@@ -139,7 +139,7 @@ def test_a_sixth_wrong_pin_after_a_lock_counts_from_one_again(tmp_path: Path) ->
 
 def test_the_right_pin_on_the_keypad_opens_the_menu_and_logs_the_login(tmp_path: Path) -> None:
     app = _app(tmp_path)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     for digit in PIN:
         tap(app, f"pin:{digit}")
     tap(app, "pin:enter")
@@ -156,7 +156,7 @@ def test_the_right_pin_on_the_keypad_opens_the_menu_and_logs_the_login(tmp_path:
 
 def test_without_a_pin_the_pad_says_how_to_set_one_and_cannot_open(tmp_path: Path) -> None:
     app = _app(tmp_path, pin=None)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     pad = app.top
     assert isinstance(pad, PinPad)
     assert pad.message == "No operator PIN is set — run: etg pin set --role operator"
@@ -170,14 +170,14 @@ def test_a_pin_set_while_the_kiosk_runs_works_at_once(tmp_path: Path) -> None:
     app = _app(tmp_path, pin=None)
     assert app.cabinet.operator_pin_hash is None
     set_cabinet_value(app.cabinet_file, "operator_pin_hash", hash_pin("97531"))
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     type_keys(app, "97531\n")
     assert isinstance(app.top, OperatorMenu)
 
 
 def test_backspace_clear_and_the_eight_digit_limit(tmp_path: Path) -> None:
     app = _app(tmp_path)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     pad = app.top
     assert isinstance(pad, PinPad)
     type_keys(app, "123456789")

@@ -12,8 +12,9 @@ from etg.config.cabinet_edit import set_cabinet_value
 from etg.table.pin import hash_pin
 from etg.ui import pinpad
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu, open_operator_menu
+from etg.ui.operator import OperatorMenu
 from etg.ui.pinpad import LOCK_S, MAX_FAILURES, PinPad
+from etg.ui.scene import OpenOperatorMenu
 from tests.kiosk_support import config_copy, make_app, not_blank, type_keys
 
 PIN = "2468"
@@ -32,7 +33,7 @@ def test_frames_go_on_while_the_pin_is_checked(tmp_path: Path) -> None:
     config = config_copy(tmp_path)
     set_cabinet_value(config / "cabinet.yaml", "operator_pin_hash", hash_pin(PIN))
     app = _app(tmp_path, config)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     pad = app.top
     assert isinstance(pad, PinPad)
     for char in PIN + "\n":
@@ -56,7 +57,7 @@ def test_the_lock_out_survives_a_restart_and_ends_on_time(
     config = config_copy(tmp_path)
     set_cabinet_value(config / "cabinet.yaml", "operator_pin_hash", hash_pin(PIN))
     app = _app(tmp_path, config)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     for _ in range(MAX_FAILURES):
         type_keys(app, "1111\n")
     assert len(app.table.ledger.event_log("pin_locked")) == 1
@@ -65,7 +66,7 @@ def test_the_lock_out_survives_a_restart_and_ends_on_time(
 
     monkeypatch.setattr(pinpad, "wall_clock", lambda: locked_at + timedelta(seconds=20))
     again = _app(tmp_path, config)
-    open_operator_menu(again)
+    again.go(OpenOperatorMenu())
     pad = again.top
     assert isinstance(pad, PinPad) and pad.locked(again.now)
     type_keys(again, PIN + "\n")  # even the right PIN waits for the lock to end
@@ -77,7 +78,7 @@ def test_the_lock_out_survives_a_restart_and_ends_on_time(
     monkeypatch.setattr(pinpad, "wall_clock",
                         lambda: datetime.now(UTC) + timedelta(seconds=LOCK_S + 1))
     later = _app(tmp_path, config)
-    open_operator_menu(later)
+    later.go(OpenOperatorMenu())
     assert isinstance(later.top, PinPad) and not later.top.locked(later.now)
     type_keys(later, PIN + "\n")
     assert isinstance(later.top, OperatorMenu)
@@ -88,12 +89,12 @@ def test_wrong_pins_counted_before_a_restart_still_count(tmp_path: Path) -> None
     config = config_copy(tmp_path)
     set_cabinet_value(config / "cabinet.yaml", "operator_pin_hash", hash_pin(PIN))
     app = _app(tmp_path, config)
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     for _ in range(MAX_FAILURES - 1):
         type_keys(app, "1111\n")
     app.table.close()
     again = _app(tmp_path, config)
-    open_operator_menu(again)
+    again.go(OpenOperatorMenu())
     type_keys(again, "1111\n")  # the fifth in a row, across the restart
     assert len(again.table.ledger.event_log("pin_locked")) == 1
     again.table.close()

@@ -28,9 +28,9 @@ from etg.core.commands import (
 from etg.core.state import Phase
 from etg.table.pin import hash_pin
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu, Page, open_operator_menu
+from etg.ui.operator import OperatorMenu, Page
 from etg.ui.pinpad import PinPad
-from etg.ui.scene import Scene
+from etg.ui.scene import OpenOperatorMenu, Scene
 from etg.ui.wager_desk import VOID_REASONS, command_for, describe, wager_lines
 from tests.kiosk_support import button, config_copy, make_app, not_blank, tap, type_keys
 from tests.tables import rigged_draw
@@ -62,7 +62,7 @@ def decisions(app: App) -> None:
 
 
 def wagers_page(app: App) -> OperatorMenu:
-    open_operator_menu(app)
+    app.go(OpenOperatorMenu())
     type_keys(app, OPERATOR + "\n")
     menu = app.top
     assert isinstance(menu, OperatorMenu)

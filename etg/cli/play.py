@@ -64,8 +64,9 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     meters.
     """
     from etg.ledger.store import LedgerKind, default_path
-    from etg.ui.app import NoDisplay, RunOptions
+    from etg.ui.display import NoDisplay
     from etg.ui.kiosk import run_kiosk
+    from etg.ui.options import RunOptions
 
     if seed is not None and not demo:
         _refuse("etg run: --seed is for demo play only (--demo); real play draws from the "
@@ -213,7 +214,7 @@ def check_software(table: Table, bundle: Path | None = None) -> None:
 
 
 def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:
-    from etg.ui.app import NoDisplay
+    from etg.ui.display import NoDisplay
     from etg.ui.kiosk import show_fault
 
     with contextlib.suppress(NoDisplay):

@@ -155,8 +155,10 @@ def check_frames(scratch: Path) -> str:
     from etg.core.rng import SeededSource
     from etg.ledger.store import Ledger
     from etg.table.controller import Table
-    from etg.ui.app import App, RunOptions, open_window
+    from etg.ui.app import App
     from etg.ui.demo import DemoDirector
+    from etg.ui.display import open_window
+    from etg.ui.options import RunOptions
 
     config = seed_site_config(scratch / "frames-config")
     cabinet_file = config / "cabinet.yaml"

@@ -393,6 +393,13 @@ class Table:
         log.info("%s by %s", kind, actor or "the table")
         return True
 
+    def request_cash_out(self, seat: int) -> bool:
+        """A player asks for an attendant to pay out the seat: logged for the operator menu's
+        CREDITS page, which lists the requests waiting (SPEC §5: credits leave through the
+        attendant). False if the ledger cannot take it."""
+        return self.log("cash_out_request", "player",
+                        {"seat": seat, "credits": self.state.credits[seat - 1]})
+
     # --- play -------------------------------------------------------------------------------
 
     def send(self, command: Command, actor: str | None = None) -> list[Event]:

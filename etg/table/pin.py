@@ -19,7 +19,10 @@ import hashlib
 import hmac
 import os
 import re
+from dataclasses import dataclass
 from enum import Enum
+
+from etg.config.cabinet import Cabinet
 
 SCHEME = "pbkdf2_sha256"
 """The first field of a stored hash: the only scheme this program writes or reads."""
@@ -113,3 +116,36 @@ def pin_problem(pin: str) -> str | None:
     if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
         return f"a PIN has {MIN_DIGITS} to {MAX_DIGITS} digits, not {len(pin)}"
     return None
+
+
+@dataclass(frozen=True)
+class Credential:
+    """Whose PIN a pad asks for: the cabinet keys tried in turn, each with who it proves.
+
+    ``guard`` is the role whose lock-out the attempts count against; ``keys`` are
+    (who, key) pairs: ``who`` is the actor the event log names on success, ``key``
+    the hash's place in ``cabinet.yaml`` (``floorperson_pin_hash``, ``dealers.D0417``).
+    """
+
+    guard: PinRole
+    keys: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, *roles: PinRole) -> Credential:
+        """Any one of ``roles``' PINs; the first role's lock-out counts."""
+        return cls(roles[0], tuple((role.value, role.cabinet_key) for role in roles))
+
+    @classmethod
+    def dealer(cls, dealer_id: str) -> Credential:
+        """One dealer's PIN (MD Ch. 8 E(4)); every dealer shares the dealers' lock-out."""
+        return cls(PinRole.DEALER, ((f"dealer {dealer_id}", dealer_key(dealer_id)),))
+
+    def stored(self, cabinet: Cabinet) -> list[tuple[str, str]]:
+        """(who, hash) of each key the cabinet holds a hash for."""
+        out: list[tuple[str, str]] = []
+        for who, key in self.keys:
+            section, _, name = key.partition(".")
+            value = cabinet.dealers.get(name) if section == "dealers" else getattr(cabinet, key)
+            if value is not None:
+                out.append((who, value))
+        return out

@@ -13,13 +13,11 @@ headless, so a headless run draws exactly what a person would have seen.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import logging
 import os
-import tempfile
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,11 +32,13 @@ from etg.core.refusal import Refused
 from etg.core.state import TableState
 from etg.table.controller import STORAGE_FAULTS, Table, TableTilted
 from etg.table.timekeeper import Timekeeper
-from etg.ui import theme
+from etg.ui import routes, theme
 from etg.ui.audio import Audio
 from etg.ui.canvas import LOGICAL, Viewport
+from etg.ui.display import Shots
 from etg.ui.input import InputAdapter, Phase, Touch
-from etg.ui.scene import Scene
+from etg.ui.options import RunOptions
+from etg.ui.scene import Close, Context, KeyPress, Nav, Quit, Scene, Show, Tap, Touched
 
 if TYPE_CHECKING:
     from etg.ui.demo import DemoDirector
@@ -51,21 +51,6 @@ FPS = 60
 FRAME_S = 1 / FPS
 TOAST_S = 3.5
 SETTLE_PAUSE_S = 0.6  # the deal stays on screen this long before the dealer settles it
-
-
-class NoDisplay(RuntimeError):
-    """No screen to open a window on: run with --headless."""
-
-
-@dataclass
-class RunOptions:
-    windowed: bool = False
-    headless: bool = False
-    demo: bool = False
-    rounds: int | None = None  # stop after this many rounds are finished (None: run on)
-    screenshots: Path | None = None
-    config_dir: Path | None = None  # where cabinet.yaml and paytables/ live
-    frames: int | None = None  # stop after this many frames (for measuring a cold start)
 
 
 @dataclass
@@ -81,101 +66,12 @@ class _Press:
     tag: str
 
 
-@dataclass
-class Shots:
-    """PNG of each phase of each round, once the screen has settled on it."""
-
-    directory: Path
-    taken: list[Path] = field(default_factory=list)
-    _seen: set[str] = field(default_factory=set)
-
-    def want(self, name: str) -> bool:
-        return name not in self._seen
-
-    def save(self, canvas: pygame.Surface, name: str) -> Path:
-        self._seen.add(name)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / f"{len(self.taken) + 1:03d}-{name}.png"
-        pygame.image.save(canvas, path)
-        self.taken.append(path)
-        return path
-
-
-def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
-    """The display surface: full screen on the cabinet's display, a window, or SDL's dummy.
-
-    Never pygame's SCALED flag: SDL scales mouse positions for it but not
-    finger positions (see etg.ui.input); the App scales the canvas itself.
-    """
-    if options.headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    try:
-        with _sdl_stderr_to_log():
-            pygame.display.init()
-        pygame.font.init()
-        if options.headless:
-            return pygame.display.set_mode(LOGICAL)
-        _require_a_screen()
-        display = cabinet.display
-        if options.windowed or not display.fullscreen:
-            return pygame.display.set_mode((display.width, display.height), pygame.RESIZABLE,
-                                           display=display.index)
-        window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN, display=display.index)
-        pygame.mouse.set_visible(False)  # kiosk: players touch, nobody points
-        return window
-    except pygame.error as error:
-        raise NoDisplay(str(error)) from error
-
-
-def _require_a_screen() -> None:
-    """Refuse SDL's silent fallback: with no screen it picks a driver that draws nowhere.
-
-    Without ``DISPLAY`` (or Wayland, or a console it may use) SDL falls back to
-    its ``offscreen`` driver, and a kiosk would run forever showing nothing to
-    anybody. Only a driver asked for by name (``SDL_VIDEODRIVER``, as the tests
-    and ``--headless`` do) may be one that draws nowhere.
-    """
-    driver = pygame.display.get_driver()
-    if driver in _NOWHERE and os.environ.get("SDL_VIDEODRIVER", "").lower() != driver:
-        raise NoDisplay(f"SDL found no screen and fell back to its {driver} driver")
-
-
-_NOWHERE = frozenset({"offscreen", "dummy"})
-
-
-@contextlib.contextmanager
-def _sdl_stderr_to_log() -> Iterator[None]:
-    """What SDL's C code prints while it probes for a screen goes to the log, not the console.
-
-    Probing for Wayland without a session prints "XDG_RUNTIME_DIR is invalid"
-    straight to file descriptor 2, which would bury the one line a technician
-    needs (SPEC §6). The text is kept in the log.
-    """
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr at all: nothing to keep clean
-        yield
-        return
-    with tempfile.TemporaryFile() as caught:
-        os.dup2(caught.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            caught.seek(0)
-            text = caught.read().decode(errors="replace").strip()
-            if text:
-                log.info("SDL while opening the display: %s", text)
-
-
 class App:
     """The running kiosk: one table, one window, a stack of scenes."""
 
     def __init__(self, table: Table, cabinet: Cabinet, cabinet_file: Path, options: RunOptions,
                  window: pygame.Surface,
-                 base: Callable[[App], Scene] | None = None,
+                 base: Callable[[Context], Scene] | None = None,
                  director: DemoDirector | None = None, audio: Audio | None = None) -> None:
         self.table = table
         self.cabinet = cabinet
@@ -207,11 +103,7 @@ class App:
         # before it and in it, so what is drawn never depends on the disk's speed.
         self.wait_for_commits = options.headless
         table.listeners.append(self._table_changed)
-        if base is None:
-            from etg.ui.table_scene import TableScene
-
-            base = TableScene
-        self.stack.append(base(self))
+        self.push((base or routes.table_scene)(self))
 
     # --- what scenes call -------------------------------------------------------------------
 
@@ -235,13 +127,6 @@ class App:
             self.table.deliver(wait=True)
         return None
 
-    def request_cash_out(self, seat: int) -> None:
-        """A player asks for an attendant to pay out the seat; logged, the menu lists it."""
-        if not self.table.log("cash_out_request", "player",
-                              {"seat": seat, "credits": self.table.state.credits[seat - 1]}):
-            return
-        self.notify(f"SEAT {seat}: CASH OUT REQUESTED  ·  AN ATTENDANT IS ON THE WAY", error=False)
-
     def switch_paytable(self, loaded: LoadedPaytable, operator: str) -> str | None:
         """Switch the table to ``loaded``; None if done, else the reason it was refused.
 
@@ -259,9 +144,7 @@ class App:
         relative = os.path.relpath(loaded.path.resolve(), self.cabinet_file.parent.resolve())
         set_cabinet_value(self.cabinet_file, "active_paytable", relative)
         self.cabinet = load_cabinet(self.cabinet_file)
-        from etg.ui.table_scene import TableScene
-
-        self.replace_base(TableScene(self))
+        self.replace_base(routes.table_scene(self))
         self.notify(f"NOW PLAYING {loaded.paytable.name}", error=False)
         return None
 
@@ -270,14 +153,32 @@ class App:
         self.toasts = [t for t in self.toasts if t.message != message][-2:]
         self.toasts.append(Toast(message, self.now + TOAST_S, error))
 
+    def go(self, message: Nav) -> None:
+        """A scene's navigation message: close, quit, or the scene the routes build for it."""
+        if isinstance(message, Close):
+            self.pop(message.scene)
+        elif isinstance(message, Quit):
+            self.quit_requested = True
+        elif isinstance(message, Show):
+            self.push(message.scene)
+        else:
+            scene = routes.scene_for(self, message)
+            if scene is not None:
+                self.push(scene)
+
+    def is_top(self, scene: Scene) -> bool:
+        return self.stack[-1] is scene
+
     def push(self, scene: Scene) -> None:
         self._release_presses()
         self.stack.append(scene)
+        scene.enter()
 
     def pop(self, scene: Scene) -> None:
         if scene in self.stack[1:]:
             self._release_presses()
             self.stack.remove(scene)
+            scene.exit()
 
     @property
     def top(self) -> Scene:
@@ -289,7 +190,9 @@ class App:
 
     def replace_base(self, scene: Scene) -> None:
         """A new table scene, e.g. after a paytable switch changed the layout."""
-        self.stack[0] = scene
+        old, self.stack[0] = self.stack[0], scene
+        old.exit()
+        scene.enter()
 
     # --- the loop -----------------------------------------------------------------------------
 
@@ -369,8 +272,9 @@ class App:
                     and (self.options.windowed or self.options.headless)):
                 self.quit_requested = True
                 return
+            press = KeyPress(event.key, event.unicode)
             for scene in reversed(self.stack):
-                if scene.key(event.key, event.unicode):
+                if scene.handle(press):
                     return
             return
         for touch in self.input.feed(event):
@@ -380,7 +284,7 @@ class App:
         """A logical touch: DOWN picks a button, UP on the same button taps it."""
         self.last_activity = self.now
         scene = self.top
-        scene.touched(touch)
+        scene.handle(Touched(touch))
         if touch.phase is Phase.DOWN:
             hit = button_at(scene.buttons(self.now), touch)
             if hit is not None and hit.enabled:
@@ -392,7 +296,7 @@ class App:
                 return
             hit = button_at(press.scene.buttons(self.now), touch)
             if hit is not None and hit.tag == press.tag and hit.enabled:
-                press.scene.tap(hit, touch)
+                press.scene.handle(Tap(hit, touch))
 
     def pressed_tags(self, scene: Scene) -> set[str]:
         """Tags of the buttons held down on ``scene`` right now (drawn sunk)."""
@@ -415,7 +319,7 @@ class App:
 
     # --- helpers ------------------------------------------------------------------------------
 
-    def _table_changed(self, state: TableState, events: list[Event]) -> None:
+    def _table_changed(self, state: TableState, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, RoundComplete | RoundVoided):
                 self.rounds_finished += 1

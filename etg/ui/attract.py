@@ -34,13 +34,13 @@ from etg.ui.assets import Style, fit_text, text
 from etg.ui.canvas import LOGICAL_H, LOGICAL_W
 from etg.ui.cards import card_back, card_face
 from etg.ui.help import feature_pays, highlights, limits_line, meter_label
-from etg.ui.input import Phase, Touch
-from etg.ui.scene import Scene
+from etg.ui.input import Phase
+from etg.ui.scene import Close, Input, KeyPress, Scene, Touched
 from etg.ui.wheel import WheelView
 from etg.ui.widgets import Button, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from etg.ui.app import App
+    from etg.ui.scene import Context
 
 HIGHLIGHT_S = 3.6  # each pay line stays this long, the last ROLL_S of it rolling away
 ROLL_S = 0.5
@@ -58,8 +58,8 @@ class AttractScene(Scene):
     opaque = True
     name = "attract"
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         self._paytable: Paytable | None = None
         self._art: _Art | None = None
         self._wheel: WheelView | None = None
@@ -70,18 +70,16 @@ class AttractScene(Scene):
     def buttons(self, now: float) -> Sequence[Button]:
         return ()
 
-    def touched(self, touch: Touch) -> None:
-        if touch.phase is Phase.DOWN:
-            self.app.pop(self)
-
-    def key(self, key: int, unicode: str) -> bool:
-        self.app.pop(self)
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, KeyPress) or (isinstance(event, Touched)
+                                           and event.touch.phase is Phase.DOWN):
+            self.ctx.go(Close(self))
         return True
 
     # --- drawing -------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
-        art = self._art_for(self.app.table.state.paytable)
+        art = self._art_for(self.ctx.table.state.paytable)
         surface.blit(art.backdrop, (0, 0))
         _draw_bulbs(surface, now)
         self._draw_titles(surface, art, now)
@@ -164,7 +162,7 @@ class AttractScene(Scene):
 
     def _draw_meters(self, surface: pygame.Surface, art: _Art, now: float) -> None:
         """The jackpot meters, live; a table without any shows its headline pays instead."""
-        state = self.app.table.state
+        state = self.ctx.table.state
         for panel, rect in zip(art.panels, art.panel_rects, strict=True):
             if panel.level is not None:
                 meter = state.meter(panel.level)

@@ -1,6 +1,6 @@
 """The floor's procedures on the kiosk: jackpot validation, dealer sign-in, dealers' PINs, tips.
 
-Each action ends in a command sent through the App (the engine decides) or in
+Each action ends in a command sent through the Context (the engine decides) or in
 ``cabinet.yaml`` (a dealer's PIN, like every PIN: a salted hash). PINs are
 asked for with the PIN pad (:mod:`etg.ui.pinpad`):
 
@@ -34,14 +34,13 @@ from etg.core.floor import dealer_id_problem
 from etg.core.money import format_cents
 from etg.core.state import TableState
 from etg.ledger.meters import DEALER_ROUNDS, DEALER_TIPS, dealer_meter
-from etg.table.pin import JACKPOT_VALIDATORS, dealer_key, hash_pin, pin_problem
+from etg.table.pin import JACKPOT_VALIDATORS, Credential, dealer_key, hash_pin, pin_problem
 from etg.ui import theme
-from etg.ui.numberpad import NumberPad
-from etg.ui.pinpad import Credential, require_any_pin
+from etg.ui.scene import AskNumber, AskPin
 from etg.ui.widgets import draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from etg.ui.app import App
+    from etg.ui.scene import Context
 
 AWARD_WORDS: dict[str, str] = {
     "initial": "INITIAL WAGER", "tie": "TIE WAGER", "war": "WAR WAGER",
@@ -58,21 +57,21 @@ hand, the meters and the wheel stay in sight (MD Ch. 9 J(4)(a)-(b))."""
 
 # --- jackpot validation (MD Ch. 9 J(4)(c)) ---------------------------------------------------
 
-def validate_jackpot(app: App) -> None:
+def validate_jackpot(ctx: Context) -> None:
     """Ask for the PIN of a floorperson or above, then validate the jackpot in their name."""
-    if app.table.state.jackpot is None:
-        app.notify("There is no jackpot to validate")
+    if ctx.table.state.jackpot is None:
+        ctx.notify("There is no jackpot to validate")
         return
-    require_any_pin(app, Credential.of(*JACKPOT_VALIDATORS), "FLOORPERSON PIN  ·  VALIDATE",
-                    lambda who: _validated(app, who))
+    ctx.go(AskPin(Credential.of(*JACKPOT_VALIDATORS), "FLOORPERSON PIN  ·  VALIDATE",
+                  lambda who: _validated(ctx, who)))
 
 
-def _validated(app: App, who: str) -> None:
-    lock = app.table.state.jackpot
-    if app.send(ValidateJackpot(who), who) is None and lock is not None:
+def _validated(ctx: Context, who: str) -> None:
+    lock = ctx.table.state.jackpot
+    if ctx.send(ValidateJackpot(who), who) is None and lock is not None:
         hand = lock.hand_pay_amount
         words = f"  ·  ATTENDANT PAYS {format_cents(hand)}" if hand else ""
-        app.notify(f"JACKPOT VALIDATED BY {who.upper()}{words}", error=False)
+        ctx.notify(f"JACKPOT VALIDATED BY {who.upper()}{words}", error=False)
 
 
 def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) -> None:
@@ -109,19 +108,19 @@ def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) ->
 
 # --- the dealer (MD Ch. 8 E(4)) --------------------------------------------------------------
 
-def sign_in_dealer(app: App) -> None:
+def sign_in_dealer(ctx: Context) -> None:
     """The dealer's badge number, then the dealer's PIN, then the sign-in."""
-    app.push(NumberPad(app, "DEALER SIGN IN  ·  BADGE NUMBER", lambda dealer_id: _dealer_pin(
-        app, dealer_id), prefix="D", problem=lambda dealer_id: _sign_in_problem(app, dealer_id),
+    ctx.go(AskNumber("DEALER SIGN IN  ·  BADGE NUMBER", lambda dealer_id: _dealer_pin(
+        ctx, dealer_id), prefix="D", problem=lambda dealer_id: _sign_in_problem(ctx, dealer_id),
         hint="Type your badge number, then ENTER"))
 
 
-def _sign_in_problem(app: App, dealer_id: str) -> str | None:
-    refusal = app.table.refusal(SignInDealer(dealer_id))
+def _sign_in_problem(ctx: Context, dealer_id: str) -> str | None:
+    refusal = ctx.table.refusal(SignInDealer(dealer_id))
     if refusal is not None:
         return refusal
     try:
-        dealers = load_cabinet(app.cabinet_file).dealers
+        dealers = load_cabinet(ctx.cabinet_file).dealers
     except ConfigError as error:
         return f"cabinet.yaml cannot be read: {error.problems[0].message}"
     if dealers.get(dealer_id) is None:
@@ -129,56 +128,56 @@ def _sign_in_problem(app: App, dealer_id: str) -> str | None:
     return None
 
 
-def _dealer_pin(app: App, dealer_id: str) -> None:
-    require_any_pin(app, Credential.dealer(dealer_id), f"DEALER {dealer_id}  ·  PIN",
-                    lambda who: _signed_in(app, dealer_id, who))
+def _dealer_pin(ctx: Context, dealer_id: str) -> None:
+    ctx.go(AskPin(Credential.dealer(dealer_id), f"DEALER {dealer_id}  ·  PIN",
+                  lambda who: _signed_in(ctx, dealer_id, who)))
 
 
-def _signed_in(app: App, dealer_id: str, who: str) -> None:
-    if app.send(SignInDealer(dealer_id), who) is None:
-        app.notify(f"DEALER {dealer_id} AT THE TABLE  ·  THE FIRST CARD IS BURNED", error=False)
+def _signed_in(ctx: Context, dealer_id: str, who: str) -> None:
+    if ctx.send(SignInDealer(dealer_id), who) is None:
+        ctx.notify(f"DEALER {dealer_id} AT THE TABLE  ·  THE FIRST CARD IS BURNED", error=False)
 
 
-def add_dealer(app: App, done: Callable[[str, str | None], None]) -> None:
+def add_dealer(ctx: Context, done: Callable[[str, str | None], None]) -> None:
     """Badge number, a new PIN twice, then the hash in ``cabinet.yaml``; ``done(id, refusal)``.
 
     An existing dealer's PIN is replaced the same way.
     """
-    app.push(NumberPad(app, "DEALER  ·  BADGE NUMBER", lambda dealer_id: _new_pin(
-        app, dealer_id, done), prefix="D", problem=dealer_id_problem,
+    ctx.go(AskNumber("DEALER  ·  BADGE NUMBER", lambda dealer_id: _new_pin(
+        ctx, dealer_id, done), prefix="D", problem=dealer_id_problem,
         hint="A new dealer, or a dealer whose PIN changes"))
 
 
-def _new_pin(app: App, dealer_id: str, done: Callable[[str, str | None], None]) -> None:
+def _new_pin(ctx: Context, dealer_id: str, done: Callable[[str, str | None], None]) -> None:
     def repeat(first: str) -> None:
-        app.push(NumberPad(app, f"DEALER {dealer_id}  ·  REPEAT THE PIN",
-                           lambda second: _store_pin(app, dealer_id, first, second, done),
-                           masked=True))
+        ctx.go(AskNumber(f"DEALER {dealer_id}  ·  REPEAT THE PIN",
+                         lambda second: _store_pin(ctx, dealer_id, first, second, done),
+                         masked=True))
 
-    app.push(NumberPad(app, f"DEALER {dealer_id}  ·  NEW PIN", repeat, masked=True,
-                       problem=pin_problem, hint="4 to 8 digits"))
+    ctx.go(AskNumber(f"DEALER {dealer_id}  ·  NEW PIN", repeat, masked=True,
+                     problem=pin_problem, hint="4 to 8 digits"))
 
 
-def _store_pin(app: App, dealer_id: str, first: str, second: str,
+def _store_pin(ctx: Context, dealer_id: str, first: str, second: str,
                done: Callable[[str, str | None], None]) -> None:
     if first != second:
         done(dealer_id, "the two entries differ; nothing was changed")
         return
-    done(dealer_id, _set_dealer(app, dealer_id, hash_pin(first)))
+    done(dealer_id, _set_dealer(ctx, dealer_id, hash_pin(first)))
 
 
-def remove_dealer(app: App, dealer_id: str) -> str | None:
+def remove_dealer(ctx: Context, dealer_id: str) -> str | None:
     """Take the dealer's PIN away (the ID stays, null); None if done, else why not."""
-    return _set_dealer(app, dealer_id, None)
+    return _set_dealer(ctx, dealer_id, None)
 
 
-def _set_dealer(app: App, dealer_id: str, stored: str | None) -> str | None:
+def _set_dealer(ctx: Context, dealer_id: str, stored: str | None) -> str | None:
     try:
-        set_cabinet_value(app.cabinet_file, dealer_key(dealer_id), stored)
-        app.cabinet = load_cabinet(app.cabinet_file)
+        set_cabinet_value(ctx.cabinet_file, dealer_key(dealer_id), stored)
+        ctx.cabinet = load_cabinet(ctx.cabinet_file)
     except (ConfigError, CabinetKeyError, ValueError, OSError) as error:
         return str(error)
-    app.table.note_pins({f"dealer {d}": h for d, h in app.cabinet.dealers.items()})
+    ctx.table.note_pins({f"dealer {d}": h for d, h in ctx.cabinet.dealers.items()})
     return None
 
 
@@ -195,22 +194,22 @@ class DealerRow:
     tips: int
 
 
-def dealer_rows(app: App) -> list[DealerRow]:
+def dealer_rows(ctx: Context) -> list[DealerRow]:
     """Every dealer the cabinet knows, and any who dealt here since, by ID."""
     totals: Counter[tuple[str, str]] = Counter()
-    for counter in app.table.ledger.meters().values():
+    for counter in ctx.table.ledger.meters().values():
         for (_seat, name), value in counter.items():
             dealer = dealer_meter(name)
             if dealer is not None:
                 totals[dealer] += value
-    dealers = dict(app.cabinet.dealers)
+    dealers = dict(ctx.cabinet.dealers)
     for dealer_id, _ in totals:
         dealers.setdefault(dealer_id, None)
-    at_table = app.table.state.dealer
+    at_table = ctx.table.state.dealer
     return [DealerRow(d, dealers[d] is not None, d == at_table, totals[d, DEALER_ROUNDS],
                       totals[d, DEALER_TIPS]) for d in sorted(dealers)]
 
 
-def recent(app: App, kind: str, limit: int) -> list[dict[str, Any]]:
+def recent(ctx: Context, kind: str, limit: int) -> list[dict[str, Any]]:
     """The newest ``limit`` event-log entries of ``kind``, newest first."""
-    return app.table.ledger.last_events((kind,), limit)[::-1]
+    return ctx.table.ledger.last_events((kind,), limit)[::-1]

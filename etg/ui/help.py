@@ -51,13 +51,12 @@ from etg.math.exact import main_game_nets
 from etg.ui import theme
 from etg.ui.assets import Style, fit_text, font, text
 from etg.ui.canvas import LOGICAL_H, LOGICAL_W
-from etg.ui.input import Touch
-from etg.ui.scene import Scene
+from etg.ui.scene import Close, Input, KeyPress, Scene, Tap
 from etg.ui.theme import shade
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from etg.ui.app import App
+    from etg.ui.scene import Context
 
 Align = Literal["left", "right", "center"]
 
@@ -708,8 +707,8 @@ class HelpScene(Scene):
     opaque = True
     name = "help"
 
-    def __init__(self, app: App, page: int = 0) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context, page: int = 0) -> None:
+        super().__init__(ctx)
         self.page = page
         self._paytable: Paytable | None = None
         self._pages: list[HelpPage] = []
@@ -718,7 +717,7 @@ class HelpScene(Scene):
     @property
     def pages(self) -> list[HelpPage]:
         """The pages of the table's active paytable (rebuilt when it is switched)."""
-        paytable = self.app.table.state.paytable
+        paytable = self.ctx.table.state.paytable
         if paytable is not self._paytable:
             self._paytable = paytable
             self._pages = help_pages(paytable)
@@ -750,27 +749,31 @@ class HelpScene(Scene):
                           colour=(128, 24, 32), size=28))
         return out
 
-    def tap(self, button: Button, touch: Touch) -> None:
-        if button.tag == "prev":
-            self.show(self._index() - 1)
-        elif button.tag == "next":
-            self.show(self._index() + 1)
-        elif button.tag == "close":
-            self.app.pop(self)
-        elif button.tag.startswith("tab:"):
-            self.show(int(button.tag.removeprefix("tab:")))
+    def handle(self, event: Input) -> bool:
+        """Taps on the tabs and buttons; Left / Right turn the page; Escape closes, as do the
+        keys that open help (F9, H).
 
-    def key(self, key: int, unicode: str) -> bool:
-        """Left / Right turn the page; Escape closes, as do the keys that open help (F9, H).
-
-        Other keys fall through to the scenes below, so the dealer's console keeps working.
+        Other keys fall through to the scenes below, so the dealer's keys keep working.
         """
-        if key == pygame.K_LEFT:
+        if isinstance(event, Tap):
+            tag = event.button.tag
+            if tag == "prev":
+                self.show(self._index() - 1)
+            elif tag == "next":
+                self.show(self._index() + 1)
+            elif tag == "close":
+                self.ctx.go(Close(self))
+            elif tag.startswith("tab:"):
+                self.show(int(tag.removeprefix("tab:")))
+            return True
+        if not isinstance(event, KeyPress):
+            return False
+        if event.key == pygame.K_LEFT:
             self.show(self._index() - 1)
-        elif key == pygame.K_RIGHT:
+        elif event.key == pygame.K_RIGHT:
             self.show(self._index() + 1)
-        elif key in (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_F9, pygame.K_h):
-            self.app.pop(self)
+        elif event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_F9, pygame.K_h):
+            self.ctx.go(Close(self))
         else:
             return False
         return True
@@ -781,13 +784,13 @@ class HelpScene(Scene):
         if rendered is None:
             rendered = self._rendered[index] = _render_page(self.pages[index])
         surface.blit(rendered.surface, (0, 0))
-        state = self.app.table.state
+        state = self.ctx.table.state
         for level, slot in rendered.meters:
             meter = state.meter(level)
             amount = format_cents(meter.cents) if meter is not None else "—"
             draw_text(surface, amount, slot.height - 6, theme.WIN, slot.midright, "midright",
                       shadow=True, max_width=slot.width)
-        pressed = self.app.pressed_tags(self)
+        pressed = self.ctx.pressed_tags(self)
         for button in self.buttons(now):
             draw_button(surface, button, button.tag in pressed)
         _draw_page_dots(surface, index, len(self.pages))

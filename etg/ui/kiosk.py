@@ -9,8 +9,10 @@ import pygame
 from etg.config.cabinet import Cabinet
 from etg.table.controller import Table
 from etg.ui import theme
-from etg.ui.app import App, RunOptions, open_window
+from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
+from etg.ui.display import open_window
+from etg.ui.options import RunOptions
 from etg.ui.widgets import draw_panel, draw_text
 
 

@@ -3,83 +3,75 @@
 It looks and types like the PIN pad (:mod:`etg.ui.pinpad`): a big 3×4 keypad
 for a touch screen and the keyboard's digits, Backspace, Enter and Escape. The
 digits show, after a fixed ``prefix`` (a dealer's ``D``), unless ``masked`` (a
-new PIN, typed where the players can see the screen). ENTER hands the text to
-``on_entered``; a ``problem`` function can refuse it with a reason, and the pad
-stays open to try again.
+new PIN, typed where the players can see the screen). ENTER hands the text to the
+:class:`~etg.ui.scene.AskNumber`'s ``then``; its ``problem`` can refuse it with a reason,
+and the pad stays open to try again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pygame
 
 from etg.ui import theme
-from etg.ui.input import Touch
-from etg.ui.pinpad import draw_masked, draw_pad, entry_box, keypad_buttons, keypad_key
-from etg.ui.scene import Scene
+from etg.ui.keypad import draw_masked, draw_pad, entry_box, keypad_buttons, keypad_key
+from etg.ui.scene import AskNumber, Close, Input, KeyPress, Scene, Tap
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from etg.ui.app import App
+    from etg.ui.scene import Context
 
 
 class NumberPad(Scene):
-    """Type a number; ENTER gives ``prefix + digits`` to ``on_entered`` (after ``problem``)."""
+    """Type a number; ENTER gives ``prefix + digits`` to the ask's ``then`` (after ``problem``)."""
 
     opaque = False
     name = "numberpad"
 
-    def __init__(self, app: App, title: str, on_entered: Callable[[str], None],
-                 prefix: str = "", most: int = 8, masked: bool = False,
-                 problem: Callable[[str], str | None] | None = None, hint: str = "") -> None:
-        super().__init__(app)
-        self.title = title
-        self.on_entered = on_entered
-        self.prefix = prefix
-        self.most = most
-        self.masked = masked
-        self.problem = problem
-        self.hint = hint
+    def __init__(self, ctx: Context, ask: AskNumber) -> None:
+        super().__init__(ctx)
+        self.ask = ask
+        self.title = ask.title
         self.entry = ""
         self.message = ""
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         draw_pad(surface, self.title)
-        if self.masked:
-            box = draw_masked(surface, len(self.entry), self.most)
+        if self.ask.masked:
+            box = draw_masked(surface, len(self.entry), self.ask.most)
         else:
             box = entry_box()
             draw_panel(surface, box, (6, 14, 24), theme.PANEL_EDGE, radius=16, width=2)
-            draw_text(surface, self.prefix + self.entry, 48, theme.GOLD, box.center)
+            draw_text(surface, self.ask.prefix + self.entry, 48, theme.GOLD, box.center)
         words, colour = ((self.message, theme.TILT) if self.message
-                         else (self.hint, theme.TEXT_DIM))
+                         else (self.ask.hint, theme.TEXT_DIM))
         if words:
             draw_text(surface, words, 24, colour, (box.centerx, box.bottom + 34),
                       max_width=540)
-        pressed = self.app.pressed_tags(self)
+        pressed = self.ctx.pressed_tags(self)
         for b in self.buttons(now):
             draw_button(surface, b, b.tag in pressed)
 
     def buttons(self, now: float) -> Sequence[Button]:
-        return keypad_buttons(self.entry, True, self.most)
+        return keypad_buttons(self.entry, True, self.ask.most)
 
-    def tap(self, button: Button, touch: Touch) -> None:
-        self.press(button.tag.removeprefix("pin:"))
-
-    def key(self, key: int, unicode: str) -> bool:
-        what = keypad_key(key, unicode)
-        if what is not None:
-            self.press(what)
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, Tap):
+            self.press(event.button.tag.removeprefix("pin:"))
+        elif isinstance(event, KeyPress):
+            what = keypad_key(event.key, event.unicode)
+            if what is not None:
+                self.press(what)
         return True  # modal, as the PIN pad
 
     def press(self, what: str) -> None:
         """One key: a digit, ``clear``, ``back``, ``enter`` or ``cancel``."""
         if what == "cancel":
-            self.app.pop(self)
+            self.ctx.go(Close(self))
         elif what.isdigit() and len(what) == 1:
-            if len(self.entry) < self.most:
+            if len(self.entry) < self.ask.most:
                 self.entry += what
                 self.message = ""
         elif what == "clear":
@@ -87,10 +79,10 @@ class NumberPad(Scene):
         elif what == "back":
             self.entry = self.entry[:-1]
         elif what == "enter" and self.entry:
-            text = self.prefix + self.entry
-            refusal = self.problem(text) if self.problem is not None else None
+            text = self.ask.prefix + self.entry
+            refusal = self.ask.problem(text) if self.ask.problem is not None else None
             if refusal is not None:
                 self.entry, self.message = "", refusal
                 return
-            self.app.pop(self)
-            self.on_entered(text)
+            self.ctx.go(Close(self))
+            self.ask.then(text)

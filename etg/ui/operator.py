@@ -85,15 +85,13 @@ from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_face, card_size
 from etg.ui.floor import AWARD_WORDS, add_dealer, dealer_rows, recent, remove_dealer
 from etg.ui.floor import validate_jackpot as validate_jackpot_with_pin
-from etg.ui.input import Touch
-from etg.ui.pinpad import require_pin
-from etg.ui.scene import Scene
+from etg.ui.scene import AskPin, Close, Input, KeyPress, Quit, Scene, Tap
 from etg.ui.theme import shade
 from etg.ui.wager_desk import VOID_REASONS, abandon_actions, command_for, describe, wager_lines
 from etg.ui.widgets import Anchor, Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from etg.ui.app import App
+    from etg.ui.scene import Context
 
 ACTOR = PinRole.OPERATOR.value
 """Who the menu's actions are logged as."""
@@ -131,17 +129,6 @@ class Page(Enum):
 _PAGE_LABELS = {Page.SELF_TEST: "SELF-TEST"}
 
 
-def open_operator_menu(app: App) -> None:
-    """Ask for the operator PIN, then open the menu (logged as a login and an entry)."""
-
-    def enter() -> None:
-        app.table.log("operator_login", ACTOR, {"role": ACTOR})
-        app.table.log("operator_menu", ACTOR, {"action": "enter"})
-        app.push(OperatorMenu(app))
-
-    require_pin(app, PinRole.OPERATOR, "OPERATOR PIN", enter)
-
-
 @dataclass(frozen=True)
 class Confirm:
     """A second confirmation: what it is about, and the action that CONFIRM runs."""
@@ -160,8 +147,8 @@ class OperatorMenu(Scene):
     name = "operator"
     holds_the_clock = True  # betting and decision countdowns resume where they stood
 
-    def __init__(self, app: App) -> None:
-        super().__init__(app)
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
         self.page = Page.METERS
         self.confirm: Confirm | None = None
         self.offset = 0  # first row shown on paged pages
@@ -173,12 +160,12 @@ class OperatorMenu(Scene):
         self.view: PageView = PageView()
         self._load()
 
-    # --- what the App calls ---------------------------------------------------------------
+    # --- what the Context calls ---------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         surface.blit(_backdrop(), (0, 0))
         self._draw_header(surface)
-        pressed = self.app.pressed_tags(self)
+        pressed = self.ctx.pressed_tags(self)
         content = pygame.Rect(_CONTENT)
         draw_text(surface, self.view.title, 34, theme.GOLD, (content.x + 32, content.y + 22),
                   "topleft", shadow=True)
@@ -197,22 +184,28 @@ class OperatorMenu(Scene):
             return self._confirm_buttons(self.confirm)
         return self._nav_buttons() + self._page_buttons()
 
-    def tap(self, button: Button, touch: Touch) -> None:
-        self.act(button.tag)
+    def enter(self) -> None:
+        """Opened after the operator's PIN: logged as a login and an entry."""
+        self.ctx.table.log("operator_login", ACTOR, {"role": ACTOR})
+        self.ctx.table.log("operator_menu", ACTOR, {"action": "enter"})
 
-    def key(self, key: int, unicode: str) -> bool:
-        # Modal: no key reaches the dealer console under the menu.
-        if key == pygame.K_ESCAPE:
-            self.act("confirm:no" if self.confirm is not None else "exit")
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.confirm is not None:
-            self.act("confirm:yes")
-        elif key == pygame.K_PAGEUP and self.confirm is None:
-            self.act("page:up")
-        elif key == pygame.K_PAGEDOWN and self.confirm is None:
-            self.act("page:down")
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, Tap):
+            self.act(event.button.tag)
+        elif isinstance(event, KeyPress):
+            key = event.key
+            if key == pygame.K_ESCAPE:
+                self.act("confirm:no" if self.confirm is not None else "exit")
+            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.confirm is not None:
+                self.act("confirm:yes")
+            elif key == pygame.K_PAGEUP and self.confirm is None:
+                self.act("page:up")
+            elif key == pygame.K_PAGEDOWN and self.confirm is None:
+                self.act("page:down")
+        # Modal: no key reaches the dealer's keys under the menu.
         return True
 
-    def table_changed(self, state: TableState, events: list[Event]) -> None:
+    def table_changed(self, state: TableState, events: Sequence[Event]) -> None:
         if self.page in (Page.METERS, Page.CREDITS, Page.WAGERS, Page.PROGRESSIVES, Page.TILT,
                          Page.JACKPOTS, Page.DEALERS):
             self._load()  # what those pages show has just changed on the table
@@ -233,7 +226,7 @@ class OperatorMenu(Scene):
             self.open(Page(rest))
         elif tag == "exit":
             self._log("exit")
-            self.app.pop(self)
+            self.ctx.go(Close(self))
         elif tag == "shutdown":
             self.confirm = Confirm("SHUT DOWN THE TABLE?",
                                    "The program closes; the ledger is saved and closed.",
@@ -261,7 +254,7 @@ class OperatorMenu(Scene):
             self._run_self_test()
         elif tag == "jackpot:validate":
             self._log("validate_jackpot")
-            validate_jackpot_with_pin(self.app)
+            validate_jackpot_with_pin(self.ctx)
         elif head == "dealer":
             self._dealer(rest)
         elif tag == "tilt:ack":
@@ -295,15 +288,15 @@ class OperatorMenu(Scene):
         parts = what.split(":")
         if parts[0] == "in":
             seat, cents = int(parts[1]), int(parts[2])
-            refusal = self.app.send(CashIn(seat, cents), "attendant")
+            refusal = self.ctx.send(CashIn(seat, cents), "attendant")
             self._log("cash_in", seat=seat, amount=cents, refused=refusal)
         else:
             seat = int(parts[1])
-            amount = self.app.table.state.credits[seat - 1]
-            refusal = self.app.send(CashOut(seat), "attendant")
+            amount = self.ctx.table.state.credits[seat - 1]
+            refusal = self.ctx.send(CashOut(seat), "attendant")
             self._log("cash_out", seat=seat, amount=amount, refused=refusal)
             if refusal is None:
-                self.app.notify(f"SEAT {seat}: PAY {format_cents(amount)}", error=False)
+                self.ctx.notify(f"SEAT {seat}: PAY {format_cents(amount)}", error=False)
         self._load()
 
     def _wager(self, what: str) -> None:
@@ -318,11 +311,11 @@ class OperatorMenu(Scene):
             self._load()
             return
         command = command_for(what, VOID_REASONS[self.void_reason])
-        require_pin(self.app, PinRole.SUPERVISOR, f"SUPERVISOR PIN  ·  {describe(command)}",
-                    lambda: self._supervise(command))
+        self.ctx.go(AskPin.role(PinRole.SUPERVISOR, f"SUPERVISOR PIN  ·  {describe(command)}",
+                                lambda: self._supervise(command)))
 
     def _supervise(self, command: VoidWager | MarkAbandoned) -> None:
-        refusal = self.app.send(command, Actor.SUPERVISOR)
+        refusal = self.ctx.send(command, Actor.SUPERVISOR)
         if isinstance(command, VoidWager):
             self._log("void_wager", seat=command.seat, spot=command.spot,
                       wager=command.target.value, reason=command.reason, refused=refusal)
@@ -352,10 +345,10 @@ class OperatorMenu(Scene):
 
     def _switch(self, loaded: LoadedPaytable) -> None:
         try:
-            refusal = self.app.switch_paytable(loaded, ACTOR)
+            refusal = self.ctx.switch_paytable(loaded, ACTOR)
         except (TableTilted, ConfigError, OSError) as error:
             refusal = str(error)
-            self.app.notify(refusal)
+            self.ctx.notify(refusal)
         self._log("switch_paytable", file=loaded.path.name, paytable_id=loaded.paytable.id,
                   sha256=loaded.sha256, refused=refusal)
         self.viewing = None
@@ -363,13 +356,13 @@ class OperatorMenu(Scene):
 
     def _sound(self, what: str) -> None:
         """Volume down or up a step, mute on or off (saved, then applied at once), or a test."""
-        app = self.app
+        ctx = self.ctx
         verb, _, name = what.partition(":")
         if verb == "test":
-            app.audio.play(Cue(name))
+            ctx.audio.play(Cue(name))
             self._log("sound_test", cue=name)
             return
-        sound = app.cabinet.sound
+        sound = ctx.cabinet.sound
         value: int | bool
         if verb == "mute":
             key, value = "sound.mute", not sound.mute
@@ -378,13 +371,13 @@ class OperatorMenu(Scene):
             key, value = "sound.volume", min(MAX_VOLUME, max(0, sound.volume + step))
         refusal = None
         try:
-            set_cabinet_value(app.cabinet_file, key, value)
-            app.cabinet = load_cabinet(app.cabinet_file)
+            set_cabinet_value(ctx.cabinet_file, key, value)
+            ctx.cabinet = load_cabinet(ctx.cabinet_file)
         except (ConfigError, CabinetKeyError, ValueError, OSError) as error:
             refusal = str(error)
-            app.notify(refusal)
-        sound = app.cabinet.sound  # as the file now says: the live sound never disagrees
-        app.audio.configure(sound.volume, sound.mute)
+            ctx.notify(refusal)
+        sound = ctx.cabinet.sound  # as the file now says: the live sound never disagrees
+        ctx.audio.configure(sound.volume, sound.mute)
         self._log("sound", volume=sound.volume, mute=sound.mute, refused=refusal)
         self._load()
 
@@ -392,7 +385,7 @@ class OperatorMenu(Scene):
         """Add a dealer or change a dealer's PIN (badge, new PIN twice), or remove one."""
         verb, _, dealer_id = what.partition(":")
         if verb == "add":
-            add_dealer(self.app, self._dealer_set)
+            add_dealer(self.ctx, self._dealer_set)
         elif verb == "remove":
             self.confirm = Confirm(f"REMOVE DEALER {dealer_id}?",
                                    "The dealer's PIN no longer signs in at this table.",
@@ -402,58 +395,58 @@ class OperatorMenu(Scene):
 
     def _dealer_set(self, dealer_id: str, refusal: str | None) -> None:
         self._log("dealer_pin", dealer=dealer_id, refused=refusal)
-        self.app.notify(f"DEALER {dealer_id}: PIN NOT SET  ·  {refusal}" if refusal else
+        self.ctx.notify(f"DEALER {dealer_id}: PIN NOT SET  ·  {refusal}" if refusal else
                         f"DEALER {dealer_id}: PIN SET", error=refusal is not None)
         self._load()
 
     def _dealer_removed(self, dealer_id: str) -> None:
-        refusal = remove_dealer(self.app, dealer_id)
+        refusal = remove_dealer(self.ctx, dealer_id)
         self._log("dealer_removed", dealer=dealer_id, refused=refusal)
         if refusal is not None:
-            self.app.notify(refusal)
+            self.ctx.notify(refusal)
         self._load()
 
     def _run_self_test(self) -> None:
-        result = run_self_test(self.app.table.state.paytable.shoe)
-        self.app.table.log("self_test", ACTOR, result.figures())
-        self.app.table.log("operator_menu", ACTOR, {"action": "self_test", "passed": result.passed})
+        result = run_self_test(self.ctx.table.state.paytable.shoe)
+        self.ctx.table.log("self_test", ACTOR, result.figures())
+        self.ctx.table.log("operator_menu", ACTOR, {"action": "self_test", "passed": result.passed})
         self.self_test = result
         self._load()
 
     def _acknowledge(self) -> None:
         """A tilt is cleared by a supervisor (SPEC §5): the supervisor's PIN, then the clear."""
-        require_pin(self.app, PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  ACKNOWLEDGE TILT",
-                    self._acknowledged)
+        self.ctx.go(AskPin.role(PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  ACKNOWLEDGE TILT",
+                                self._acknowledged))
 
     def _acknowledged(self) -> None:
-        table = self.app.table
+        table = self.ctx.table
         message = table.tilt.message if table.tilt is not None else None
         try:
             table.acknowledge_tilt(PinRole.SUPERVISOR.value)
         except TableTilted as fault:
-            self.app.notify(str(fault))
+            self.ctx.notify(str(fault))
         else:
             table.log("operator_menu", ACTOR, {"action": "acknowledge_tilt", "tilt": message})
         self._load()
 
     def _ram_clear(self) -> None:
-        table = self.app.table
+        table = self.ctx.table
         try:
             table.ram_clear(ACTOR, confirmed=True)
         except TableTilted as fault:
-            self.app.notify(str(fault))
+            self.ctx.notify(str(fault))
             self._load()
             return
         table.log("operator_menu", ACTOR, {"action": "ram_clear"})
-        self.app.notify("RAM CLEAR DONE  ·  EVERY METER IS ZERO", error=False)
+        self.ctx.notify("RAM CLEAR DONE  ·  EVERY METER IS ZERO", error=False)
         self._load()
 
     def _shut_down(self) -> None:
         self._log("shutdown")
-        self.app.quit_requested = True
+        self.ctx.go(Quit())
 
     def _log(self, action: str, **details: Any) -> None:
-        self.app.table.log("operator_menu", ACTOR, {"action": action, **details})
+        self.ctx.table.log("operator_menu", ACTOR, {"action": action, **details})
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -463,7 +456,7 @@ class OperatorMenu(Scene):
         The ledger is read once the writer has committed everything sent so far,
         and held off until the page is read (etg.table.controller: reads wait for the writer).
         """
-        with self.app.table.reading():
+        with self.ctx.table.reading():
             self.view = _LOADERS[self.page](self)
 
     # --- buttons ------------------------------------------------------------------------------
@@ -502,14 +495,14 @@ class OperatorMenu(Scene):
     def _draw_header(self, surface: pygame.Surface) -> None:
         draw_text(surface, "OPERATOR MENU", 38, theme.GOLD, (_NAV_X + 4, 44), "midleft",
                   shadow=True)
-        table = self.app.table
+        table = self.ctx.table
         state = table.state
         info = (f"{state.paytable.name}  ·  {state.paytable.id}  ·  round {state.round.number}"
                 f"  ·  {state.phase.value.replace('_', ' ')}")
         draw_text(surface, info, 22, theme.CREAM, (420, 44), "midleft", Style.REGULAR,
                   max_width=980)
         badges = []
-        if self.app.options.demo:
+        if self.ctx.options.demo:
             badges.append(("DEMO", theme.DEMO))
         badges.append(("TILT", theme.TILT) if table.tilted else ("NO TILT", (40, 130, 80)))
         x = LOGICAL[0] - 24
@@ -678,7 +671,7 @@ class _Sheet:
 # --- METERS ----------------------------------------------------------------------------------
 
 def _meters_view(menu: OperatorMenu) -> PageView:
-    table = menu.app.table
+    table = menu.ctx.table
     ledger = table.ledger
     meters = ledger.meters()
     active = table.state.paytable.id
@@ -795,7 +788,7 @@ def meter_value(name: str, value: int) -> str:
 # --- RECALL ----------------------------------------------------------------------------------
 
 def _recall_view(menu: OperatorMenu) -> PageView:
-    records = menu.app.table.ledger.rounds(last=RECALL_ROUNDS)
+    records = menu.ctx.table.ledger.rounds(last=RECALL_ROUNDS)
     sheet = _Sheet()
     if not records:
         sheet.text("No round has been played on this ledger yet.", _BODY_X, _BODY_Y + 20, 24,
@@ -1021,7 +1014,7 @@ def _dollars(cents: int) -> str:
 def _event_log_view(menu: OperatorMenu) -> PageView:
     sheet = _Sheet()
     size = _rows_fit(_BODY_Y, 38)
-    page = menu.app.table.ledger.event_page(menu.offset, size + 1)  # one more: is there a next?
+    page = menu.ctx.table.ledger.event_page(menu.offset, size + 1)  # one more: is there a next?
     shown = page[:size]
     known = menu.offset + len(page)  # as many as the pager needs to know, never the whole log
     detail_w = _BODY_W - 250 - 250 - 170
@@ -1078,7 +1071,7 @@ within minutes, so one still pending lies far inside this window."""
 
 
 def _credits_view(menu: OperatorMenu) -> PageView:
-    table = menu.app.table
+    table = menu.ctx.table
     ledger = table.ledger
     state = table.state
     seats = state.paytable.seats
@@ -1166,7 +1159,7 @@ def _wagers_view(menu: OperatorMenu) -> PageView:
     Every control asks the engine whether it would be accepted now; a disabled
     one is the engine's refusal, not a rule of the screen.
     """
-    table = menu.app.table
+    table = menu.ctx.table
     state = table.state
     sheet = _Sheet()
     x, y = _BODY_X, _BODY_Y - 20
@@ -1217,7 +1210,7 @@ def _wagers_view(menu: OperatorMenu) -> PageView:
 # --- PROGRESSIVES ----------------------------------------------------------------------------
 
 def _progressives_view(menu: OperatorMenu) -> PageView:
-    table = menu.app.table
+    table = menu.ctx.table
     state = table.state
     paytable = state.paytable
     meters = table.ledger.meters().get(paytable.id, Counter())
@@ -1299,7 +1292,7 @@ HAND_PAYS_SHOWN = 10
 
 
 def _jackpots_view(menu: OperatorMenu) -> PageView:
-    table = menu.app.table
+    table = menu.ctx.table
     state = table.state
     sheet = _Sheet()
     x, width = _BODY_X, _BODY_W
@@ -1334,7 +1327,7 @@ def _jackpots_view(menu: OperatorMenu) -> PageView:
                theme.CREAM, max_width=width)
     y += 48
     sheet.section("HAND PAYS", x, y, width)
-    pays = recent(menu.app, "hand_pay", HAND_PAYS_SHOWN)
+    pays = recent(menu.ctx, "hand_pay", HAND_PAYS_SHOWN)
     rows = [[_when(e["at"]), str(e["details"]["round"]), str(e["details"]["seat"]),
              AWARD_WORDS.get(str(e["details"]["kind"]), str(e["details"]["kind"])),
              (format_cents(int(e["details"]["amount"])), theme.WIN),
@@ -1357,16 +1350,16 @@ TIPS_SHOWN = 8
 
 
 def _dealers_view(menu: OperatorMenu) -> PageView:
-    app = menu.app
+    ctx = menu.ctx
     sheet = _Sheet()
     x, y, width = _BODY_X, _BODY_Y, _BODY_W
     end: float
-    at_table = app.table.state.dealer
+    at_table = ctx.table.state.dealer
     sheet.text(f"At the table: {'dealer ' + at_table if at_table else 'no dealer signed in'}",
                x, y - 6, 24, theme.GOLD if at_table else theme.TEXT_DIM, style=Style.BOLD)
     sheet.buttons.append(Button((x + width - 360, _CONTENT[1] + 20, 360, 72), "ADD / SET PIN",
                                 "dealer:add", colour=(30, 96, 66), size=24))
-    dealers = dealer_rows(app)
+    dealers = dealer_rows(ctx)
     row_h = 44
     columns = [("DEALER", 220, "l"), ("PIN", 200, "l"), ("ROUNDS DEALT", 240, "r"),
                ("TIPS", 240, "r"), ("", width - 900, "l")]
@@ -1387,7 +1380,7 @@ def _dealers_view(menu: OperatorMenu) -> PageView:
                    21, theme.TEXT_DIM)
         end = top + 50
     sheet.section("TIPS", x, end + 24, width)
-    tips = recent(app, "tip", TIPS_SHOWN)
+    tips = recent(ctx, "tip", TIPS_SHOWN)
     tip_rows: list[list[Text]] = [
         [_when(e["at"]), str(e["details"]["seat"]), str(e["details"]["dealer"]),
          (format_cents(int(e["details"]["amount"])), theme.WIN)] for e in tips]
@@ -1403,9 +1396,9 @@ def _dealers_view(menu: OperatorMenu) -> PageView:
 # --- PAYTABLES -------------------------------------------------------------------------------
 
 def _paytables_view(menu: OperatorMenu) -> PageView:
-    app = menu.app
-    active = app.table.paytable
-    folder = (app.options.config_dir or default_config_dir()) / "paytables"
+    ctx = menu.ctx
+    active = ctx.table.paytable
+    folder = (ctx.options.config_dir or default_config_dir()) / "paytables"
     entries = tuple(_paytable_entry(path, active) for path in sorted(folder.glob("*.yaml")))
     sheet = _Sheet()
     x, y = _BODY_X, _BODY_Y
@@ -1416,7 +1409,7 @@ def _paytables_view(menu: OperatorMenu) -> PageView:
         _paytable_summary(sheet, entry.loaded, x, y)
         sheet.buttons.append(Button((x + _BODY_W - 470, _CONTENT[1] + 20, 220, 64), "◀ BACK",
                                     "pt:back", size=22))
-        why_not = None if entry.active else _switch_refusal(app, entry.loaded)
+        why_not = None if entry.active else _switch_refusal(ctx, entry.loaded)
         sheet.buttons.append(Button((x + _BODY_W - 230, _CONTENT[1] + 20, 220, 64), "SWITCH",
                                     f"pt:switch:{menu.viewing}",
                                     enabled=not entry.active and why_not is None,
@@ -1462,18 +1455,18 @@ def _paytables_view(menu: OperatorMenu) -> PageView:
             else:
                 sheet.buttons.append(Button((x + _BODY_W - 150, y + 8, 140, row_h - 16),
                                             "SWITCH", f"pt:switch:{index}",
-                                            enabled=_switch_refusal(app, entry.loaded) is None,
+                                            enabled=_switch_refusal(ctx, entry.loaded) is None,
                                             colour=(24, 110, 64), size=22))
         y += row_h
-    why_not = _switch_refusal(app, active)  # the active file is valid: what is left is the table
+    why_not = _switch_refusal(ctx, active)  # the active file is valid: what is left is the table
     rule = ("A switch is allowed only between rounds with no credits on any seat."
             if why_not is None else f"SWITCH is off: {why_not}.")
     return sheet.view("PAYTABLES", f"Approved files in {folder}. {rule}", paytables=entries)
 
 
-def _switch_refusal(app: App, loaded: LoadedPaytable) -> str | None:
+def _switch_refusal(ctx: Context, loaded: LoadedPaytable) -> str | None:
     """Why the engine would refuse a switch to ``loaded`` now (a dry run), or None."""
-    return app.table.refusal(SwitchPaytable(loaded.paytable))
+    return ctx.table.refusal(SwitchPaytable(loaded.paytable))
 
 
 def _paytable_entry(path: Path, active: LoadedPaytable) -> PaytableEntry:
@@ -1573,7 +1566,7 @@ def _self_test_view(menu: OperatorMenu) -> PageView:
     result = menu.self_test
     rng = result.rng if result is not None else None
     shoe = result.shoe if result is not None else None
-    decks = menu.app.table.state.paytable.shoe.decks
+    decks = menu.ctx.table.state.paytable.shoe.decks
     panels: list[tuple[str, bool | None, list[tuple[str, str]], str]] = [
         ("RNG  ·  randbelow(52)", None if rng is None else rng.passed, [
             ("Draws", f"{rng.draws:,}" if rng else "—"),
@@ -1617,7 +1610,7 @@ def _self_test_view(menu: OperatorMenu) -> PageView:
         sheet.text(rule, bx + 28, y + 400, 17, theme.TEXT_DIM, max_width=width - 56)
     y += 470
     sheet.section("EARLIER RUNS", x, y, _BODY_W)
-    logged = menu.app.table.ledger.last_events(("self_test",), 7)[::-1]
+    logged = menu.ctx.table.ledger.last_events(("self_test",), 7)[::-1]
     rows_out: list[list[Text]] = []
     for entry in logged:
         figures = entry["details"]
@@ -1647,9 +1640,9 @@ _CUE_LABELS = {Cue.CHIP: "CHIPS", Cue.DEAL: "CARD DEAL", Cue.FLIP: "CARD FLIP",
 
 
 def _sound_view(menu: OperatorMenu) -> PageView:
-    app = menu.app
-    sound = app.cabinet.sound
-    audio = app.audio
+    ctx = menu.ctx
+    sound = ctx.cabinet.sound
+    audio = ctx.audio
     sheet = _Sheet()
     x, y = _BODY_X, _BODY_Y
     sheet.box((x, y, _BODY_W, 240), theme.FELT_DARK, theme.GOLD_DARK, 16, 2)
@@ -1699,7 +1692,7 @@ def _sound_view(menu: OperatorMenu) -> PageView:
         sheet.text(line, x, y + 46 + index * 32, 21, theme.CREAM, max_width=_BODY_W)
     y += 160
     sheet.section("EARLIER CHANGES", x, y, _BODY_W)
-    changes = [e for e in app.table.ledger.last_events(("operator_menu",), 200)
+    changes = [e for e in ctx.table.ledger.last_events(("operator_menu",), 200)
                if e["details"].get("action") == "sound"][::-1][:4]
     if changes:
         rows: list[list[Text]] = [
@@ -1724,7 +1717,7 @@ def _figure(value: Any, pattern: str) -> str:
 # --- TILT ------------------------------------------------------------------------------------
 
 def _tilt_view(menu: OperatorMenu) -> PageView:
-    table = menu.app.table
+    table = menu.ctx.table
     sheet = _Sheet()
     x, y = _BODY_X, _BODY_Y
     tilt = table.tilt
@@ -1769,7 +1762,7 @@ def _tilt_words(entry: dict[str, Any]) -> str:
 # --- RAM CLEAR -------------------------------------------------------------------------------
 
 def _ram_clear_view(menu: OperatorMenu) -> PageView:
-    ledger = menu.app.table.ledger
+    ledger = menu.ctx.table.ledger
     sheet = _Sheet()
     x, y = _BODY_X, _BODY_Y
     sheet.box((x, y, _BODY_W, 300), shade(_RED, 0.3), _RED, 18, 3)

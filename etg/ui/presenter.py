@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -146,7 +147,7 @@ class Presenter:
     animations: list[Animation] = field(default_factory=list)
     audio: CuePlayer = field(default_factory=Audio.silent)
     big_win_multiple: int = BIG_WIN_MULTIPLE
-    _queue: deque[tuple[TableState, list[Event]]] = field(default_factory=deque)
+    _queue: deque[tuple[TableState, Sequence[Event]]] = field(default_factory=deque)
     _gate: float = 0.0  # the current step's gating animations end then
     _pending_credits: tuple[int, ...] | None = None
     _cues: list[tuple[float, int, Cue]] = field(default_factory=list)  # a heap: (at, order, cue)
@@ -157,7 +158,7 @@ class Presenter:
         if not self.credits:
             self.credits = self.shown.credits
 
-    def push(self, state: TableState, events: list[Event]) -> None:
+    def push(self, state: TableState, events: Sequence[Event]) -> None:
         """A committed step, to be shown after the ones before it."""
         self._queue.append((state, events))
 
@@ -201,7 +202,7 @@ class Presenter:
 
     # --- from events to animations ------------------------------------------------------------
 
-    def _start(self, state: TableState, events: list[Event], now: float) -> float:
+    def _start(self, state: TableState, events: Sequence[Event], now: float) -> float:
         """Schedule the step's animations and sounds; returns when its gating ones end."""
         gate = now
         deal_at = now
@@ -373,7 +374,7 @@ def _banner(event: Event, now: float) -> Banner | None:
     return None
 
 
-def _timed_out_banner(events: list[Event], now: float) -> Banner | None:
+def _timed_out_banner(events: Sequence[Event], now: float) -> Banner | None:
     """Decisions the clock made (MD Ch. 9 E: the default decision), said out loud, never silent."""
     by_decision: dict[Decision, list[int]] = {}
     for event in events:

@@ -1,14 +1,14 @@
 """The table screen (SPEC §6): dealer, spots, wheel, meters, seat panels and dealer console.
 
 It draws the :class:`~etg.ui.presenter.Presenter`'s view of the committed
-state and turns taps and keys into commands for the App to send. Which
+state and turns taps and keys into commands for the Context to send. Which
 commands are accepted is the engine's business: a button tapped at the
 wrong time is sent anyway and the engine's reason is shown. The scene only
 lights the buttons a player or dealer is expected to use next.
 
 Players bet on the felt (:mod:`etg.ui.felt`): :meth:`TableScene.hit_targets`
 lists everything a finger can touch now with the command a tap sends, and
-the App hit-tests exactly that list. The seats' panels are drawn by
+the Context hit-tests exactly that list. The seats' panels are drawn by
 :mod:`etg.ui.seat_panel`.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -39,6 +39,7 @@ from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.core.wheel import WheelStops
+from etg.table.pin import PinRole
 from etg.ui import theme
 from etg.ui.assets import Style, fit_text, text
 from etg.ui.audio import Cue
@@ -46,7 +47,6 @@ from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
 from etg.ui.felt import Target, betting_targets, decision_targets
 from etg.ui.floor import draw_jackpot_lock
-from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
 from etg.ui.presenter import (
     CARD_FLIGHT_S,
@@ -57,13 +57,25 @@ from etg.ui.presenter import (
     ChipFlight,
     Presenter,
 )
-from etg.ui.scene import Scene
+from etg.ui.scene import (
+    AskPin,
+    Input,
+    KeyPress,
+    OpenAttract,
+    OpenHelp,
+    OpenOperatorMenu,
+    Scene,
+    Tap,
+)
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.seat_panel import draw_panel_now, print_panel
 from etg.ui.theme import shade
 from etg.ui.wheel import WheelView, celebrate
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 from etg.ui.words import players_words
+
+if TYPE_CHECKING:
+    from etg.ui.scene import Context
 
 HISTORY_LENGTH = 10
 HISTORY_CARD_W = 32
@@ -135,9 +147,9 @@ class TableScene(Scene):
 
     name = "table"
 
-    def __init__(self, app: Any) -> None:
-        super().__init__(app)
-        state: TableState = app.table.state
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        state: TableState = ctx.table.state
         self.layout = TableLayout.for_paytable(state.paytable)
         bonus = state.paytable.bonus_spin
         self.wheel = (WheelView(bonus, state.paytable.seats, self.layout.wheel_radius)
@@ -145,8 +157,8 @@ class TableScene(Scene):
         seconds = _spin_seconds(self.wheel)
         if self.wheel is not None:
             self.wheel.rest_on(state.round.wheel)
-        self.presenter = Presenter(self.layout, state, wheel_seconds=seconds, audio=app.audio,
-                                   big_win_multiple=app.cabinet.sound.big_win_multiple)
+        self.presenter = Presenter(self.layout, state, wheel_seconds=seconds, audio=ctx.audio,
+                                   big_win_multiple=ctx.cabinet.sound.big_win_multiple)
         self._tick_segment: int | None = None  # the Community segment last under the pointer
         # The chip each seat has in hand: the only choice the screen keeps, and only for the
         # round (each round starts with the table minimum, issue 12).
@@ -157,7 +169,7 @@ class TableScene(Scene):
         self._targets: list[Target] = []
         self._by_seat: dict[int, list[Target]] = {}  # the targets above, seat by seat
         self.seat_messages: dict[int, tuple[str, float]] = {}
-        self.history: deque[HistoryEntry] = deque(_history(app.table.ledger.rounds(
+        self.history: deque[HistoryEntry] = deque(_history(ctx.table.ledger.rounds(
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
         self._spun: set[float] = set()
         self._background = _background(self.layout, state)
@@ -168,7 +180,7 @@ class TableScene(Scene):
 
     # --- time and the table ---------------------------------------------------------------------
 
-    def table_changed(self, state: TableState, events: list[Event]) -> None:
+    def table_changed(self, state: TableState, events: Sequence[Event]) -> None:
         self.presenter.push(state, events)
         for event in events:
             if isinstance(event, BetsOpened):
@@ -176,7 +188,7 @@ class TableScene(Scene):
             if isinstance(event, DecisionMade) and event.by_default:
                 words = ("SURRENDERED AT TIME-OUT" if event.decision is Decision.SURRENDER
                          else "WAR AT TIME-OUT")
-                self.seat_messages[event.seat] = (words, self.app.now + SEAT_MESSAGE_S)
+                self.seat_messages[event.seat] = (words, self.ctx.now + SEAT_MESSAGE_S)
             if isinstance(event, RoundComplete | RoundVoided):
                 r = state.round
                 self.history.appendleft(HistoryEntry(
@@ -207,7 +219,7 @@ class TableScene(Scene):
             return
         segment = self.wheel.segment_under_pointer("community", now)
         if self._tick_segment is not None and segment != self._tick_segment:
-            self.app.audio.play(Cue.TICK)
+            self.ctx.audio.play(Cue.TICK)
         self._tick_segment = segment
 
     # --- input ----------------------------------------------------------------------------------
@@ -215,11 +227,11 @@ class TableScene(Scene):
     def hit_targets(self, now: float) -> list[Target]:
         """Everything a finger can touch now, in drawing order, with what a tap sends.
 
-        The App hit-tests exactly these (:meth:`buttons`), so this is the list to
+        The Context hit-tests exactly these (:meth:`buttons`), so this is the list to
         check for touch-target sizes. Rebuilt only when the table, the chips in hand
         or the tilt change.
         """
-        table = self.app.table
+        table = self.ctx.table
         key = (tuple(self.in_hand.values()), table.tilted)
         shown = table.committed  # drawn and touched: only what is committed
         if shown is not self._targets_state or key != self._targets_key:
@@ -238,7 +250,7 @@ class TableScene(Scene):
         lit = _LIT.get(dealer_next(state))
         out = [Target(Button(self.layout.console_button(i, len(CONSOLE)),
                              "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
-                             f"dealer:{key.tag}", hot=key.tag == lit and not self.app.table.tilted,
+                             f"dealer:{key.tag}", hot=key.tag == lit and not self.ctx.table.tilted,
                              colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22))
                for i, key in enumerate(CONSOLE)]
         out.append(Target(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22)))
@@ -260,7 +272,7 @@ class TableScene(Scene):
         """TIP beside CASH OUT, the cabinet's amounts (as many as fit a finger wide, smallest
         first), while a dealer is at the table. MD Ch. 2 D: a tip for the dealer, from the
         seat's credits."""
-        amounts = sorted(self.app.cabinet.tip_amounts_cents)
+        amounts = sorted(self.ctx.cabinet.tip_amounts_cents)
         if state.dealer is None or not amounts:
             return []
         x, y, w, h = seat.cash_out
@@ -278,7 +290,15 @@ class TableScene(Scene):
                       f"seat:{seat.seat}:cashout", colour=theme.PANEL_LIGHT,
                       size=18 if not tips else 15)
 
-    def tap(self, button: Button, touch: Touch) -> None:
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, Tap):
+            self._tap(event.button)
+            return True
+        if isinstance(event, KeyPress):
+            return self._key(event.key)
+        return False
+
+    def _tap(self, button: Button) -> None:
         parts = button.tag.split(":")
         if parts[0] == "dealer":
             self.dealer(parts[1])
@@ -287,12 +307,12 @@ class TableScene(Scene):
         elif parts[0] == "menu":
             self.open_menu()
         elif parts[0] == "seat":
-            target = next((t for t in self.hit_targets(self.app.now) if t.name == button.tag),
+            target = next((t for t in self.hit_targets(self.ctx.now) if t.name == button.tag),
                           None)
             if target is not None:
                 self._seat_tap(int(parts[1]), parts[2], parts[3:], target.command)
 
-    def key(self, key: int, unicode: str) -> bool:
+    def _key(self, key: int) -> bool:
         for console_key in CONSOLE:
             if key in console_key.keys:
                 self.dealer(console_key.tag)
@@ -306,42 +326,37 @@ class TableScene(Scene):
         return False
 
     def open_help(self) -> None:
-        from etg.ui.help import HelpScene
-
-        self.app.push(HelpScene(self.app))
+        self.ctx.go(OpenHelp())
 
     def open_menu(self) -> None:
-        from etg.ui.operator import open_operator_menu
-
-        open_operator_menu(self.app)
+        self.ctx.go(OpenOperatorMenu())
 
     def dealer(self, action: str) -> None:
         """A dealer console action, by button or key; the engine refuses it if out of turn."""
         if action == "floor":
             from etg.ui.floor import sign_in_dealer, validate_jackpot
 
-            locked = self.app.table.state.jackpot is not None
-            (validate_jackpot if locked else sign_in_dealer)(self.app)
+            locked = self.ctx.table.state.jackpot is not None
+            (validate_jackpot if locked else sign_in_dealer)(self.ctx)
             return
         if action == "void":
-            from etg.ui.pinpad import PinRole, require_pin
-
-            require_pin(self.app, PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  VOID ROUND",
-                        lambda: self._send(Void("voided by the supervisor"), Actor.SUPERVISOR))
+            self.ctx.go(AskPin.role(PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  VOID ROUND",
+                                    lambda: self._send(Void("voided by the supervisor"),
+                                                       Actor.SUPERVISOR)))
             return
         command = self._dealer_command(action)
         if command is not None:
             self._send(command, Actor.DEALER)
 
     def _dealer_command(self, action: str) -> Command | None:
-        table = self.app.table
+        table = self.ctx.table
         if action == "shuffle":
             return table.shuffle_command()  # drawn now, shown only once committed
         if action == "spin":
             try:
                 return table.spin_command()  # the stops are drawn before anything turns
             except ValueError as error:
-                self.app.notify(str(error))
+                self.ctx.notify(str(error))
                 return None
         simple: dict[str, Command] = {"open": OpenBets(), "close": CloseBetsCommand(),
                                       "deal": Deal(), "war_deal": WarDeal(),
@@ -352,30 +367,30 @@ class TableScene(Scene):
         if what == "chip":
             self.in_hand[seat] = int(args[0])
         elif what == "cashout":
-            self.app.request_cash_out(seat)
-            self.seat_messages[seat] = ("ATTENDANT CALLED", self.app.now + SEAT_MESSAGE_S)
+            if self.ctx.table.request_cash_out(seat):
+                self.ctx.notify(f"SEAT {seat}: CASH OUT REQUESTED  ·  AN ATTENDANT IS ON THE WAY",
+                                error=False)
+            self.seat_messages[seat] = ("ATTENDANT CALLED", self.ctx.now + SEAT_MESSAGE_S)
         elif command is not None:  # a circle, CLEAR / REPEAT / DOUBLE, WAR / SURRENDER, TIP
             self._player(seat, command)
 
     def _player(self, seat: int, command: Command) -> None:
-        refusal = self.app.send(command, Actor.PLAYER, quiet=True)
+        refusal = self.ctx.send(command, Actor.PLAYER, quiet=True)
         if refusal is not None:  # the log has it in full; the seat reads the players' words
-            self.seat_messages[seat] = (players_words(refusal), self.app.now + SEAT_MESSAGE_S)
+            self.seat_messages[seat] = (players_words(refusal), self.ctx.now + SEAT_MESSAGE_S)
 
     def _send(self, command: Command, actor: Actor) -> None:
-        self.app.send(command, actor)
+        self.ctx.send(command, actor)
 
     def _maybe_attract(self, now: float) -> None:
-        app = self.app
-        state: TableState = app.table.state
-        idle_for = now - app.last_activity
-        if (app.top is self and state.phase in (Phase.IDLE, Phase.COMPLETE)
-                and not any(state.credits) and idle_for >= app.cabinet.attract_delay_s
-                and not app.table.tilted and app.director is None):
-            from etg.ui.attract import AttractScene
-
-            app.last_activity = now
-            app.push(AttractScene(app))
+        ctx = self.ctx
+        state: TableState = ctx.table.state
+        idle_for = now - ctx.last_activity
+        if (ctx.is_top(self) and state.phase in (Phase.IDLE, Phase.COMPLETE)
+                and not any(state.credits) and idle_for >= ctx.cabinet.attract_delay_s
+                and not ctx.table.tilted and not ctx.options.demo):
+            ctx.last_activity = now
+            ctx.go(OpenAttract())
 
     # --- drawing --------------------------------------------------------------------------------
 
@@ -391,15 +406,15 @@ class TableScene(Scene):
         if self.wheel is not None:
             self.wheel.draw(surface, self.layout.wheel_centre, now)
             self._draw_wheel_result(surface, shown, now)
-        pressed = self.app.pressed_tags(self)
+        pressed = self.ctx.pressed_tags(self)
         for target in self.hit_targets(now):
             if not target.name.startswith("seat:"):
                 draw_button(surface, target.button, target.name in pressed)
-        state = self.app.table.committed
+        state = self.ctx.table.committed
         tied: dict[int, list[int]] = {}
         for seat_number, spot in state.pending_decisions():
             tied.setdefault(seat_number, []).append(spot)
-        betting = state.phase is Phase.BETTING and not self.app.table.tilted
+        betting = state.phase is Phase.BETTING and not self.ctx.table.tilted
         landing = self.presenter.landing(now)
         for seat in self.layout.seat_layouts:
             n = seat.seat
@@ -414,7 +429,7 @@ class TableScene(Scene):
                 self._draw_seat_result(surface, seat, shown)
         self._draw_animations(surface, now)
         draw_jackpot_lock(surface, shown, now)
-        tilt = self.app.table.tilt
+        tilt = self.ctx.table.tilt
         if tilt is not None:
             self._draw_tilt(surface, [f"{p.check}: {p.message}" for p in tilt.problems])
 
@@ -436,8 +451,8 @@ class TableScene(Scene):
         draw_text(surface, game_subtitle(p.name), 15, theme.CREAM, (262, 33), "midleft",
                   Style.CONDENSED, max_width=290)
         status = STATUS[shown.phase]
-        remaining = self.app.timekeeper.remaining(now)
-        if remaining is not None and self.app.table.state.phase is shown.phase:
+        remaining = self.ctx.timekeeper.remaining(now)
+        if remaining is not None and self.ctx.table.state.phase is shown.phase:
             seconds = int(remaining + 0.999)
             status = f"{status}  {seconds // 60}:{seconds % 60:02d}"
         colour = theme.WAR if shown.phase in (Phase.DECISIONS, Phase.WAR_PENDING,
@@ -445,10 +460,10 @@ class TableScene(Scene):
         spin = self.presenter.spin()
         if shown.phase is Phase.BONUS_SPIN or (spin is not None and now < spin.end):
             status, colour = STATUS[Phase.BONUS_SPIN], theme.WIN  # the wheel is still turning
-        if self.app.table.tilted:
+        if self.ctx.table.tilted:
             status, colour = "TILT  ·  CALL AN ATTENDANT", theme.TILT
         draw_text(surface, status, 38, colour, (905, 32), shadow=True, max_width=700)
-        if self.app.options.demo:
+        if self.ctx.options.demo:
             pill = pygame.Rect(1262, 12, 100, 40)
             pygame.draw.rect(surface, theme.DEMO, pill, border_radius=20)
             draw_text(surface, "DEMO", 24, theme.WHITE, pill.center)
@@ -570,7 +585,7 @@ class TableScene(Scene):
     def _draw_decision_clocks(self, surface: pygame.Surface, shown: TableState,
                               now: float) -> None:
         """The decision countdown on each tied spot still waiting for a seat's choice."""
-        remaining = self.app.timekeeper.remaining(now)
+        remaining = self.ctx.timekeeper.remaining(now)
         if shown.phase is not Phase.DECISIONS or remaining is None:
             return
         seconds = int(remaining + 0.999)

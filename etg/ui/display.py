@@ -1,0 +1,113 @@
+"""The screen the kiosk draws on: opening it (or refusing to, with no display), and saving
+what it shows (``--screenshots``)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pygame
+
+from etg.config.cabinet import Cabinet
+from etg.ui.canvas import LOGICAL
+from etg.ui.options import RunOptions
+
+log = logging.getLogger("etg.kiosk")
+
+
+class NoDisplay(RuntimeError):
+    """No screen to open a window on: run with --headless."""
+
+
+def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
+    """The display surface: full screen on the cabinet's display, a window, or SDL's dummy.
+
+    Never pygame's SCALED flag: SDL scales mouse positions for it but not
+    finger positions (see etg.ui.input); the App scales the canvas itself.
+    """
+    if options.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    try:
+        with _sdl_stderr_to_log():
+            pygame.display.init()
+        pygame.font.init()
+        if options.headless:
+            return pygame.display.set_mode(LOGICAL)
+        _require_a_screen()
+        display = cabinet.display
+        if options.windowed or not display.fullscreen:
+            return pygame.display.set_mode((display.width, display.height), pygame.RESIZABLE,
+                                           display=display.index)
+        window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN, display=display.index)
+        pygame.mouse.set_visible(False)  # kiosk: players touch, nobody points
+        return window
+    except pygame.error as error:
+        raise NoDisplay(str(error)) from error
+
+
+def _require_a_screen() -> None:
+    """Refuse SDL's silent fallback: with no screen it picks a driver that draws nowhere.
+
+    Without ``DISPLAY`` (or Wayland, or a console it may use) SDL falls back to
+    its ``offscreen`` driver, and a kiosk would run forever showing nothing to
+    anybody. Only a driver asked for by name (``SDL_VIDEODRIVER``, as the tests
+    and ``--headless`` do) may be one that draws nowhere.
+    """
+    driver = pygame.display.get_driver()
+    if driver in _NOWHERE and os.environ.get("SDL_VIDEODRIVER", "").lower() != driver:
+        raise NoDisplay(f"SDL found no screen and fell back to its {driver} driver")
+
+
+_NOWHERE = frozenset({"offscreen", "dummy"})
+
+
+@contextlib.contextmanager
+def _sdl_stderr_to_log() -> Iterator[None]:
+    """What SDL's C code prints while it probes for a screen goes to the log, not the console.
+
+    Probing for Wayland without a session prints "XDG_RUNTIME_DIR is invalid"
+    straight to file descriptor 2, which would bury the one line a technician
+    needs (SPEC §6). The text is kept in the log.
+    """
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to keep clean
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            text = caught.read().decode(errors="replace").strip()
+            if text:
+                log.info("SDL while opening the display: %s", text)
+
+
+@dataclass
+class Shots:
+    """PNG of each phase of each round, once the screen has settled on it."""
+
+    directory: Path
+    taken: list[Path] = field(default_factory=list)
+    _seen: set[str] = field(default_factory=set)
+
+    def want(self, name: str) -> bool:
+        return name not in self._seen
+
+    def save(self, canvas: pygame.Surface, name: str) -> Path:
+        self._seen.add(name)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.directory / f"{len(self.taken) + 1:03d}-{name}.png"
+        pygame.image.save(canvas, path)
+        self.taken.append(path)
+        return path
