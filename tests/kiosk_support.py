@@ -120,6 +120,17 @@ def tap(app: App, tag: str) -> None:
     settle_pin(app)
 
 
+def dealer(app: App, action: str) -> None:
+    """The dealer presses ``action``'s key on the keypad (``open``, ``deal``, ``floor`` ...):
+    the dealer's console is never on the players' touch surface."""
+    from etg.ui.dealer import CONSOLE
+
+    key = next(k.keys[0] for k in CONSOLE if k.tag == action)
+    app.table.deliver(wait=True)  # the dealer acts on what the table shows
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode="", mod=0))
+    settle_pin(app)
+
+
 def type_keys(app: App, keys: str) -> None:
     """Type on the keyboard; a PIN sent with Enter is waited for (it is checked off the frame)."""
     for char in keys:

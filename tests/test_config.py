@@ -420,6 +420,26 @@ def test_cabinet_problems(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     ]
 
 
+def test_the_dealer_display_and_the_attendant_key(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # SPEC §6: the dealer's console on a display of its own, the operator menu behind a key
+    monkeypatch.chdir(tmp_path)
+    cabinet = load_cabinet(_cabinet(tmp_path, "active_paytable: paytables/md5.yaml\n"
+                                              "dealer_display: 1\nattendant_key: PAUSE\n"))
+    assert (cabinet.dealer_display, cabinet.attendant_key) == (1, "PAUSE")
+    path = _cabinet(tmp_path, "active_paytable: paytables/md5.yaml\n"
+                              "dealer_display: 0\n"
+                              "attendant_key: F1\n")
+    with pytest.raises(ConfigError) as caught:
+        load_cabinet(path)
+    assert str(caught.value).splitlines() == [
+        "cabinet.yaml:2:17: dealer_display: must be another display than the players' "
+        "(display.index 0)",
+        "cabinet.yaml:3:16: attendant_key: must be one of F10, F13, F14, F15, PAUSE, SCROLLLOCK, "
+        "INSERT, HOME, END, not 'F1'",
+    ]
+
+
 def test_cabinet_without_active_paytable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError) as caught:

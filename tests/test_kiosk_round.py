@@ -61,7 +61,7 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     assert app.send(Shuffle(rigged_draw(table.state.paytable, DEAL), ShuffleReason.NEW_SHOE),
                     "dealer") is None
 
-    k.tap(app, "dealer:open")
+    k.dealer(app, "open")
     assert table.state.phase is Phase.BETTING
     assert _journal_tail(app)["actor"] == "dealer"
 
@@ -101,14 +101,14 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     assert table.state.credits[2:4] == (START - 5000, START - 500)
 
     primary_before = table.state.meters[0]
-    k.tap(app, "dealer:close")
+    k.dealer(app, "close")
     assert table.state.phase is Phase.BETS_CLOSED
     primary = table.state.meters[0]
     assert primary is not None and primary_before is not None
     # MD Ch. 10 D(3): the meter grows by its rate on the $6 of Bonus Spin wagers, at No More Bets
     assert primary.cents == primary_before.cents + (600 * 15_000 + primary_before.carry) // 1_000_000
 
-    k.tap(app, "dealer:deal")
+    k.dealer(app, "deal")
     assert table.state.phase is Phase.DEALT
     # The dealer's settle follows by itself once the cards have landed.
     k.run_until(app, lambda: table.state.phase is Phase.DECISIONS)
@@ -122,11 +122,11 @@ def test_a_full_round_by_touch(app: k.App) -> None:
     assert table.state.phase is Phase.WAR_PENDING
     assert table.state.round.wagers[0][0].war == 500
 
-    k.tap(app, "dealer:war_deal")
+    k.dealer(app, "war_deal")
     assert table.state.phase is Phase.WAR_DEALT
     k.run_until(app, lambda: table.state.phase is Phase.BONUS_SPIN)
 
-    k.tap(app, "dealer:spin")
+    k.dealer(app, "spin")
     assert table.state.phase is Phase.COMPLETE
     stops = table.state.round.wheel
     assert stops is not None and stops.seat not in (1, 2)
@@ -157,7 +157,7 @@ def test_an_action_out_of_turn_is_refused_with_the_engines_reason(app: k.App) ->
     state = app.table.state
     with pytest.raises(Refused) as refused:
         apply(state, Deal())
-    k.tap(app, "dealer:deal")
+    k.dealer(app, "deal")
     assert app.table.state is state
     assert len(list(app.table.ledger.journal_after(0))) == before
     assert app.toasts[-1].message == refused.value.message
@@ -167,8 +167,8 @@ def test_an_action_out_of_turn_is_refused_with_the_engines_reason(app: k.App) ->
 
 def test_a_players_refusal_is_shown_on_the_seat(app: k.App) -> None:
     app.send(CashIn(1, START), "attendant")
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     k.tap(app, "seat:1:tie:1")  # a Tie Wager needs an Initial Wager on the spot first
     assert app.table.state.round.wagers[0][0].tie == 0
     message, _ = app.base.seat_messages[1]
@@ -177,8 +177,8 @@ def test_a_players_refusal_is_shown_on_the_seat(app: k.App) -> None:
 
 def test_the_betting_countdown_sends_no_more_bets(app: k.App) -> None:
     app.send(CashIn(1, START), "attendant")
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     k.tap(app, "seat:1:initial:1")
     betting_s = app.table.state.paytable.timers.betting_s
     k.run_for(app, betting_s - 1)
@@ -192,10 +192,10 @@ def test_the_decision_countdown_applies_the_default_decision(app: k.App) -> None
     table = app.table
     app.send(CashIn(2, START), "attendant")
     app.send(Shuffle(rigged_draw(table.state.paytable, DEAL), ShuffleReason.NEW_SHOE), "dealer")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "open")
     k.tap(app, "seat:2:initial:2")
-    k.tap(app, "dealer:close")
-    k.tap(app, "dealer:deal")
+    k.dealer(app, "close")
+    k.dealer(app, "deal")
     k.run_until(app, lambda: table.state.phase is Phase.DECISIONS)
     k.run_for(app, 1.0)
     app.draw()  # the countdown sits on the tied spot 2, ringed in the War colour
@@ -223,12 +223,12 @@ def test_void_needs_the_supervisor_pin_and_returns_every_wager(app: k.App) -> No
 
     set_cabinet_value(app.cabinet_file, "supervisor_pin_hash", hash_pin("8642"))
     app.send(CashIn(1, START), "attendant")
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     for tag in ("seat:1:initial:1", "seat:1:bonus:500"):
         k.tap(app, tag)
     assert app.table.state.credits[0] == START - 1000
-    k.tap(app, "dealer:void")
+    k.dealer(app, "void")
     assert app.top.name != "table" and app.table.state.phase is Phase.BETTING
     k.type_keys(app, "1111\r")  # a wrong PIN voids nothing
     assert app.table.state.phase is Phase.BETTING

@@ -76,8 +76,8 @@ def test_every_touch_target_is_a_finger_wide_and_none_overlap(paytable: str,
     app = k.make_app(tmp_path, paytable=paytable)
     for seat in range(1, app.table.state.paytable.seats + 1):
         app.send(CashIn(seat, 10_000), "attendant")
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     buttons = list(app.base.buttons(app.now))
     assert len(buttons) > 30
     rects = [pygame.Rect(*map(round, b.rect)) for b in buttons]
@@ -156,8 +156,8 @@ def test_a_smaller_window_scales_the_canvas_and_touches_still_land(tmp_path: Pat
         assert app.window.get_size() == (1280, 720)
         assert app.viewport.scale == 2 / 3
         app.send(CashIn(2, 10_000), "attendant")
-        k.tap(app, "dealer:shuffle")
-        k.tap(app, "dealer:open")  # the mouse lands at 2/3 of the logical position
+        k.dealer(app, "shuffle")
+        k.dealer(app, "open")  # the mouse lands at 2/3 of the logical position
         k.tap(app, "seat:2:chip:500")
         k.tap(app, "seat:2:initial:3")
         assert app.table.state.round.wagers[1][2].initial == 500

@@ -163,7 +163,7 @@ def walk_betting_and_decisions(app: k.App) -> None:
     for seat in range(1, seats + 1):
         app.send(CashIn(seat, START), "attendant")
     tied_shoe(app)
-    k.tap(app, "dealer:open")
+    k.dealer(app, "open")
     betting = walk(app)
     kinds = ("initial", "tie", "payout") if p.progressive_payout is not None else (
         "initial", "tie")
@@ -246,8 +246,8 @@ def changed_cells(before: TableState, after: TableState) -> dict[tuple[int, int]
 
 
 def test_a_tap_on_a_circle_places_exactly_that_wager(app: k.App) -> None:
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     table = app.table
     steps = [  # tag tapped, (seat, spot) changed, its wagers after, seat's credits after
         ("seat:3:initial:2", (3, 2), SpotWagers(initial=500), START - 500),
@@ -269,8 +269,8 @@ def test_a_tap_on_a_circle_places_exactly_that_wager(app: k.App) -> None:
 
 
 def test_a_chip_then_a_circle_places_that_chip_and_two_taps_stack(app: k.App) -> None:
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     table = app.table
     k.tap(app, "seat:2:chip:2500")
     k.tap(app, "seat:2:initial:3")
@@ -291,8 +291,8 @@ def test_a_chip_then_a_circle_places_that_chip_and_two_taps_stack(app: k.App) ->
 
 def test_chips_land_and_stack_visibly_on_the_circle_and_clear_leaves_the_felt_bare(
         app: k.App) -> None:
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     rect = pygame.Rect(*map(round, k.button(app, "seat:1:initial:2").rect))
 
     def circle() -> bytes:
@@ -315,8 +315,8 @@ def test_chips_land_and_stack_visibly_on_the_circle_and_clear_leaves_the_felt_ba
 
 def test_clear_repeat_and_double_do_what_the_engine_says(app: k.App) -> None:
     table = app.table
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     for tag in ("seat:1:initial:1", "seat:1:tie:1", "seat:1:payout:1", "seat:1:initial:2",
                 "seat:1:bonus:500"):
         k.tap(app, tag)
@@ -336,7 +336,7 @@ def test_clear_repeat_and_double_do_what_the_engine_says(app: k.App) -> None:
     play_out(app)
     after_round = table.state.credits[0]
 
-    k.tap(app, "dealer:open")
+    k.dealer(app, "open")
     k.tap(app, "seat:1:repeat")  # last round's wagers, exactly
     assert table.state.round.wagers[0] == (SpotWagers(), SpotWagers(), SpotWagers(initial=500),
                                            SpotWagers(), SpotWagers())
@@ -375,7 +375,7 @@ def test_nothing_chosen_in_a_round_survives_into_the_next(app: k.App) -> None:
     table = app.table
     p = table.state.paytable
     assert app.send(Shuffle(rigged_draw(p, TWO_ROUNDS), ShuffleReason.NEW_SHOE), "dealer") is None
-    k.tap(app, "dealer:open")
+    k.dealer(app, "open")
     k.tap(app, "seat:1:chip:2500")
     k.tap(app, "seat:1:initial:1")
     k.tap(app, "seat:2:chip:10000")
@@ -408,8 +408,8 @@ def test_nothing_chosen_in_a_round_survives_into_the_next(app: k.App) -> None:
 
 
 def test_a_tap_on_a_circle_while_betting_is_closed_places_nothing(app: k.App) -> None:
-    k.tap(app, "dealer:shuffle")
-    k.tap(app, "dealer:open")
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
     rect = k.button(app, "seat:1:initial:1").rect
     k.tap(app, "seat:1:initial:1")
     app.send(CloseBets(), "dealer")

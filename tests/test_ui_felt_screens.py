@@ -62,7 +62,7 @@ def test_chips_on_the_felt_and_decisions_on_the_spot_at_each_size(
             app.send(CashIn(seat, START), "attendant")
         codes = [*TIES[:spots + 1], TIES[-1]]
         assert app.send(Shuffle(rigged_draw(p, codes), ShuffleReason.NEW_SHOE), "dealer") is None
-        k.tap(app, "dealer:open")
+        k.dealer(app, "open")
         # Every tap goes through the window: scaled and, at 16:10, letterboxed.
         for tag in ("seat:1:initial:1", "seat:1:tie:1", "seat:1:payout:1", "seat:1:bonus:500",
                     "seat:2:chip:2500", "seat:2:initial:2", "seat:2:initial:2",

@@ -31,13 +31,15 @@ from etg.core.paytable import Decision
 from etg.core.state import Phase
 from etg.table.pin import PinRole, hash_pin, verify_pin
 from etg.ui.app import App
+from etg.ui.dealer_console import DealerScreen
 from etg.ui.numberpad import NumberPad
 from etg.ui.operator import OperatorMenu
 from etg.ui.pinpad import PinPad
 from etg.ui.scene import OpenOperatorMenu
+from etg.ui.widgets import Button
 from tests.kiosk_support import (
-    button,
     config_copy,
+    dealer,
     make_app,
     not_blank,
     run_for,
@@ -83,6 +85,12 @@ def _lock(app: App) -> None:
     run_for(app, 8)  # the cards and the payments are shown; the lock stays
 
 
+def _console_button(app: App, tag: str) -> Button:
+    """The dealer console's button ``tag`` as the dealer's screen shows it now."""
+    app.table.deliver(wait=True)
+    return next(b for b in DealerScreen(app).buttons(app.now) if b.tag == tag)
+
+
 def _log(app: App, kind: str) -> list[dict[str, Any]]:
     return app.table.ledger.event_log(kind)
 
@@ -90,11 +98,11 @@ def _log(app: App, kind: str) -> list[dict[str, Any]]:
 def test_the_console_validates_a_jackpot_with_the_pin_of_a_floorperson(tmp_path: Path) -> None:
     app = _app(tmp_path)
     _lock(app)
-    floor = button(app, "dealer:floor")
+    floor = _console_button(app, "dealer:floor")
     assert (floor.label, floor.hot) == ("VALIDATE", True)
     app.draw()
     assert not_blank(app.canvas)
-    tap(app, "dealer:floor")
+    dealer(app, "floor")
     pad = app.top
     assert isinstance(pad, PinPad) and pad.role is PinRole.FLOORPERSON
     type_keys(app, OPERATOR + "\n")  # the attendant who pays never validates
@@ -106,13 +114,13 @@ def test_the_console_validates_a_jackpot_with_the_pin_of_a_floorperson(tmp_path:
                                                                        "floorperson")
     assert [e["details"]["amount"] for e in _log(app, "hand_pay")] == [500_000, 1_000_050,
                                                                        500_000]
-    assert button(app, "dealer:floor").label == "SIGN IN"
+    assert _console_button(app, "dealer:floor").label == "SIGN IN"
 
 
 def test_a_supervisor_is_above_a_floorperson(tmp_path: Path) -> None:
     app = _app(tmp_path)
     _lock(app)
-    tap(app, "dealer:floor")
+    dealer(app, "floor")
     type_keys(app, SUPERVISOR + "\n")
     [validated] = _log(app, "jackpot_validated")
     assert validated["details"]["validator"] == "supervisor"
@@ -124,7 +132,7 @@ def test_a_supervisor_is_above_a_floorperson(tmp_path: Path) -> None:
 def test_a_dealer_signs_in_with_badge_and_pin_between_rounds(tmp_path: Path) -> None:
     app = _app(tmp_path)
     app.table.shuffle(ShuffleReason.NEW_SHOE)
-    tap(app, "dealer:floor")
+    dealer(app, "floor")
     assert isinstance(app.top, NumberPad)
     type_keys(app, "99\n")  # nobody's badge here
     assert isinstance(app.top, NumberPad)
@@ -138,7 +146,7 @@ def test_a_dealer_signs_in_with_badge_and_pin_between_rounds(tmp_path: Path) -> 
     assert _log(app, "pin_ok")[-1]["actor"] == "dealer D0417"
 
     app.send(OpenBets(), "dealer")
-    tap(app, "dealer:floor")
+    dealer(app, "floor")
     type_keys(app, "0417\n")  # the engine's reason, before any PIN is asked for
     assert isinstance(app.top, NumberPad)
     assert app.top.message == "dealers change only between rounds (the table is betting)"

@@ -62,10 +62,16 @@ class Cabinet:
     Ch. 9 J(4)). ``tip_amounts_cents``: the TIP buttons of each seat (MD Ch. 2 D).
     ``dealers``: each dealer's ID and PIN hash; ``None`` is a dealer removed, who
     can no longer sign in (the ID stays on record).
+    ``dealer_display``: the SDL display index of the dealer's screen on a cabinet with
+    two; ``None``: the dealer works the keypad and the dealer panel on the table.
+    ``attendant_key``: the key (a key switch on the cabinet) that opens the operator
+    menu, one of :data:`ATTENDANT_KEYS`; the menu never has a visible button.
     """
 
     active_paytable: str
     display: Display = Display()
+    dealer_display: int | None = None  # the dealer's own screen (SDL display index), if any
+    attendant_key: str = "F10"  # opens the operator menu, behind its PIN (SPEC §6)
     database: str | None = None
     operator_pin_hash: str | None = None
     supervisor_pin_hash: str | None = None
@@ -92,6 +98,9 @@ BIG_WIN_MULTIPLES = (2, 1000)  # a 1x "big win" would be every even-money win
 HAND_PAY_CENTS = (100, 100_000_000)  # $1.00 to $1,000,000.00
 MAX_TIP_CENTS = 100_000  # a TIP button of at most $1,000.00
 MAX_TIP_BUTTONS = 3  # what fits beside each other on the narrowest seat panel
+ATTENDANT_KEYS = ("F10", "F13", "F14", "F15", "PAUSE", "SCROLLLOCK", "INSERT", "HOME",
+                  "END")
+"""Keys that may open the operator menu: none is a dealer's key (F1-F8, F11, F12) or help (F9)."""
 
 
 def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
@@ -105,6 +114,15 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
         if pixels <= 0:
             out.append(Violation(("display", name), f"must be a positive number of pixels, "
                                                     f"not {pixels}"))
+    if cabinet.dealer_display is not None and cabinet.dealer_display < 0:
+        out.append(Violation(("dealer_display",), f"must be 0 or more (null: no dealer "
+                                                  f"display), not {cabinet.dealer_display}"))
+    if cabinet.dealer_display is not None and cabinet.dealer_display == display.index:
+        out.append(Violation(("dealer_display",), f"must be another display than the "
+                                                  f"players' (display.index {display.index})"))
+    if cabinet.attendant_key not in ATTENDANT_KEYS:
+        out.append(Violation(("attendant_key",), f"must be one of {', '.join(ATTENDANT_KEYS)}, "
+                                                 f"not '{cabinet.attendant_key}'"))
     if not cabinet.active_paytable.strip():
         out.append(Violation(("active_paytable",), "must name a paytable file"))
     elif not cabinet.paytable_path(cabinet_file).is_file():

@@ -35,14 +35,16 @@ from etg.table.timekeeper import Timekeeper
 from etg.ui import routes, theme
 from etg.ui.audio import Audio
 from etg.ui.canvas import LOGICAL, Viewport
+from etg.ui.dealer_console import DealerWindow
 from etg.ui.display import Shots
-from etg.ui.input import InputAdapter, Phase, Touch
+from etg.ui.input import InputAdapter, Touch
 from etg.ui.options import RunOptions
-from etg.ui.scene import Close, Context, KeyPress, Nav, Quit, Scene, Show, Tap, Touched
+from etg.ui.scene import Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
+from etg.ui.screen import Screen
 
 if TYPE_CHECKING:
     from etg.ui.demo import DemoDirector
-from etg.ui.widgets import button_at, draw_panel, draw_text
+from etg.ui.widgets import draw_panel, draw_text
 from etg.ui.words import players_words
 
 log = logging.getLogger("etg.kiosk")
@@ -60,12 +62,6 @@ class Toast:
     error: bool = True
 
 
-@dataclass
-class _Press:
-    scene: Scene
-    tag: str
-
-
 class App:
     """The running kiosk: one table, one window, a stack of scenes."""
 
@@ -77,7 +73,6 @@ class App:
         self.cabinet = cabinet
         self.cabinet_file = cabinet_file
         self.options = options
-        self.window = window
         self.now = 0.0
         self.frames = 0
         self.quit_requested = False
@@ -90,10 +85,10 @@ class App:
         self.shots = Shots(options.screenshots) if options.screenshots else None
         # The table's sounds, made before the first frame (silent without a sound device).
         self.audio = audio if audio is not None else Audio.open(cabinet.sound)
-        self.viewport = Viewport(*window.get_size())
-        self.input = InputAdapter(self.viewport)
-        self.canvas = self._canvas_for(window)
-        self._presses: dict[str, _Press] = {}
+        self.screen = Screen(window, pygame.display.get_surface,
+                             None if options.headless else pygame.display.flip)
+        # The dealer's own screen on the cabinet's second display, if it has one (SPEC §6).
+        self.dealer = DealerWindow.open(self, cabinet, options)
         self._settle_at: float | None = None
         self.stack: list[Scene] = []
         self.file_check = table.start_file_check()  # the whole-file check, beside play
@@ -170,13 +165,13 @@ class App:
         return self.stack[-1] is scene
 
     def push(self, scene: Scene) -> None:
-        self._release_presses()
+        self.screen.release()
         self.stack.append(scene)
         scene.enter()
 
     def pop(self, scene: Scene) -> None:
         if scene in self.stack[1:]:
-            self._release_presses()
+            self.screen.release()
             self.stack.remove(scene)
             scene.exit()
 
@@ -249,22 +244,32 @@ class App:
         self._clock()
         for scene in list(self.stack):
             scene.update(self.now)
+        if self.dealer is not None:
+            self.dealer.scene.update(self.now)
         shot = self._shot_due()
         if draw or shot:
             self.draw()
             if shot and self.shots is not None:
                 self.shots.save(self.canvas, shot)
-            self._present()
+            self.screen.present()
+            if self.dealer is not None:
+                self.dealer.show(self.now)
         # The demo moves on only after the screen has shown (and saved) where it is.
         self._demo()
 
     def handle(self, event: pygame.event.Event) -> None:
-        """One pygame event: window changes, keys, and pointers as touches."""
+        """One pygame event: window changes, keys, and pointers as touches.
+
+        Keys reach the table's stack whichever window has the focus (the dealer's
+        keypad works on both); pointers go to the screen they are on.
+        """
+        on_dealer = self.dealer is not None and self.dealer.owns(event)
         if event.type == pygame.QUIT:
             self.quit_requested = True
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self._resized(pygame.display.get_surface())
+            (self.dealer.screen if self.dealer is not None and on_dealer
+             else self.screen).resized()
             return
         if event.type == pygame.KEYDOWN:
             self.last_activity = self.now
@@ -277,30 +282,44 @@ class App:
                 if scene.handle(press):
                     return
             return
-        for touch in self.input.feed(event):
+        if self.dealer is not None and on_dealer:
+            for touch in self.dealer.screen.touches(event):
+                self.last_activity = self.now
+                self.dealer.screen.touch(touch, [self.dealer.scene], self.now)
+            return
+        for touch in self.screen.touches(event):
             self.touch(touch)
 
     def touch(self, touch: Touch) -> None:
-        """A logical touch: DOWN picks a button, UP on the same button taps it."""
+        """A logical touch on the players' screen: the scene it lands on sees it; DOWN picks
+        a button, UP on the same button taps it."""
         self.last_activity = self.now
-        scene = self.top
-        scene.handle(Touched(touch))
-        if touch.phase is Phase.DOWN:
-            hit = button_at(scene.buttons(self.now), touch)
-            if hit is not None and hit.enabled:
-                self._presses[touch.pointer] = _Press(scene, hit.tag)
-            return
-        if touch.phase is Phase.UP:
-            press = self._presses.pop(touch.pointer, None)
-            if press is None or press.scene is not self.top:
-                return
-            hit = button_at(press.scene.buttons(self.now), touch)
-            if hit is not None and hit.tag == press.tag and hit.enabled:
-                press.scene.handle(Tap(hit, touch))
+        self.top.handle(Touched(touch))
+        self.screen.touch(touch, self.stack, self.now)
 
     def pressed_tags(self, scene: Scene) -> set[str]:
         """Tags of the buttons held down on ``scene`` right now (drawn sunk)."""
-        return {p.tag for p in self._presses.values() if p.scene is scene}
+        if self.dealer is not None and scene is self.dealer.scene:
+            return self.dealer.screen.pressed_tags(scene)
+        return self.screen.pressed_tags(scene)
+
+    # The players' screen, as tests and benchmarks look at it.
+
+    @property
+    def canvas(self) -> pygame.Surface:
+        return self.screen.canvas
+
+    @property
+    def window(self) -> pygame.Surface:
+        return self.screen.window
+
+    @property
+    def viewport(self) -> Viewport:
+        return self.screen.viewport
+
+    @property
+    def input(self) -> InputAdapter:
+        return self.screen.input
 
     def draw(self) -> None:
         """Draw the visible scenes and the banner onto the logical canvas."""
@@ -384,33 +403,6 @@ class App:
                        theme.TILT if toast.error else theme.GOLD, radius=12, width=3)
             draw_text(self.canvas, toast.message, 26, theme.WHITE, rect.center,
                       max_width=rect.width - 30)
-
-    def _present(self) -> None:
-        if self.canvas is not self.window:
-            self.window.fill(theme.BLACK)
-            x, y, w, h = self.viewport.content_rect
-            pygame.transform.scale(self.canvas, (w, h), self.window.subsurface((x, y, w, h)))
-        if not self.options.headless:
-            pygame.display.flip()
-
-    def _resized(self, window: pygame.Surface | None) -> None:
-        if window is None:
-            return
-        self.window = window
-        self.viewport = Viewport(*window.get_size())
-        self.input.viewport = self.viewport
-        self.canvas = self._canvas_for(window)
-        self._release_presses()
-
-    def _release_presses(self) -> None:
-        self.input.release_all()
-        self._presses.clear()
-
-    @staticmethod
-    def _canvas_for(window: pygame.Surface) -> pygame.Surface:
-        if window.get_size() == LOGICAL:
-            return window  # drawn directly: no scaling cost on a 1920×1080 panel
-        return pygame.Surface(LOGICAL).convert()
 
 
 def demo_beat(command: Command) -> float:

@@ -46,7 +46,7 @@ class Target:
     button: Button
     command: Command | None = None
     """Sent by a tap; None when the tap is the screen's own business (a chip taken in hand,
-    the dealer's console, CASH OUT's call for the attendant)."""
+    HELP, CASH OUT's call for the attendant)."""
     felt: bool = False
     """Drawn as part of the felt (a circle, a chip on the rail), not as a button."""
 

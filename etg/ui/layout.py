@@ -2,8 +2,8 @@
 
 One layout per paytable shape (spots, seats, side wagers): the dealer's row
 at the top with the shoe, meters and history; the community spots (or the
-seats' own spots) across the middle; the Bonus Spin wheel on the right; the
-dealer console on the left; a panel per seat along the bottom, each with its
+seats' own spots) across the middle; the Bonus Spin wheel on the right; a
+panel per seat along the bottom, each with its
 own piece of the felt (:mod:`etg.ui.seat_layout`). Every touch target is at
 least 48 logical pixels on each side (SPEC §6); where a seat's controls do
 not fit at the usual height, the panels grow upward and the spots' cards and
@@ -28,10 +28,9 @@ SEAT_MARGIN = 4  # from the screen's left and right edges to the outer panels
 SEAT_GAP = 4  # between two panels
 WAR_OFFSET = 0.3  # the War card lies over the original card, shifted right by this share
 
-CONSOLE_W = 168
 WHEEL_BOX: Rect = (1352.0, 72.0, 556.0, 524.0)
 """The Bonus Spin wheel's box with the seat panels at :data:`PANEL_TOP` (see TableLayout)."""
-MIDDLE_LEFT = 16 + CONSOLE_W + 12
+MIDDLE_LEFT = 16  # the dealer's console is not on the players' screen (etg.ui.dealer)
 CHIP_RAIL_MOST = 6  # denominations on a chip rail, at most
 
 
@@ -62,16 +61,6 @@ class TableLayout:
         return tuple(value for value, _ in self.seat_layouts[0].chips)
 
     # --- the top half ------------------------------------------------------------------------
-
-    @property
-    def console(self) -> Rect:
-        return 16.0, float(TOP_BAR_H + 10), float(CONSOLE_W), self.panel_top - TOP_BAR_H - 22
-
-    def console_button(self, index: int, count: int) -> Rect:
-        x, y, w, h = self.console
-        step = min(62.0, (h - 8) / count)
-        gap = 8.0 if step >= 56 else max(2.0, step - 48)  # a key stays a finger high
-        return x + 4, y + 4 + index * step, w - 8, step - gap
 
     @property
     def meters(self) -> Rect:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from etg.table.pin import Credential, PinRole
+from etg.ui import floor
 from etg.ui.attract import AttractScene
+from etg.ui.dealer_console import DealerPanel
 from etg.ui.help import HelpScene
 from etg.ui.numberpad import NumberPad
 from etg.ui.operator import OperatorMenu
@@ -19,6 +21,7 @@ from etg.ui.scene import (
     AskPin,
     Nav,
     OpenAttract,
+    OpenDealerPanel,
     OpenHelp,
     OpenOperatorMenu,
     Scene,
@@ -45,6 +48,13 @@ def scene_for(ctx: Context, message: Nav) -> Scene | None:
         # SPEC §6: the operator menu opens only behind the operator's PIN.
         return PinPad(ctx, Credential.of(PinRole.OPERATOR), "OPERATOR PIN",
                       lambda _who: ctx.go(Show(OperatorMenu(ctx))))
+    if isinstance(message, OpenDealerPanel):
+        # SPEC §6: the dealer panel opens only for a dealer signed in (MD Ch. 8 E(4)).
+        if ctx.table.state.dealer is None:
+            ctx.notify("A DEALER SIGNS IN FIRST", error=False)
+            floor.sign_in_dealer(ctx)
+            return None
+        return DealerPanel(ctx)
     if isinstance(message, AskPin):
         return PinPad(ctx, message.credential, message.title, message.then)
     if isinstance(message, AskNumber):

@@ -30,6 +30,7 @@ from etg.core.commands import Actor, Command
 from etg.core.events import Event
 from etg.core.state import TableState
 from etg.table.pin import Credential, PinRole
+from etg.ui.canvas import Rect
 from etg.ui.input import Touch
 from etg.ui.options import RunOptions
 from etg.ui.widgets import Button
@@ -205,6 +206,10 @@ class Scene:
     holds_the_clock = False
     """While this scene is on the stack the table's countdowns stand still (the operator
     menu: the players cannot act while the attendant works the screen)."""
+
+    area: Rect | None = None
+    """Where the scene takes touches, in logical pixels; None: everywhere. A touch outside
+    it goes to the scene below (an overlay panel leaves the rest of the table to players)."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx

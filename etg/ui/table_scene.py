@@ -1,14 +1,19 @@
-"""The table screen (SPEC §6): dealer, spots, wheel, meters, seat panels and dealer console.
+"""The players' table (SPEC §6): dealer's cards, spots, wheel, meters and the seat panels.
 
 It draws the :class:`~etg.ui.presenter.Presenter`'s view of the committed
-state and turns taps and keys into commands for the Context to send. Which
-commands are accepted is the engine's business: a button tapped at the
-wrong time is sent anyway and the engine's reason is shown. The scene only
-lights the buttons a player or dealer is expected to use next.
+state and turns taps into commands for the controller. Which commands are
+accepted is the engine's business: a control tapped at the wrong time is
+sent anyway and the engine's reason is shown on the seat.
+
+Only what players touch is on this surface. The dealer's console is the
+keypad at the dealer's place (read here, :mod:`etg.ui.dealer`), the dealer
+display or the dealer panel (:mod:`etg.ui.dealer_console`); the operator
+menu opens with the attendant key or a long press on a hidden corner, then
+its PIN; neither has a button here.
 
 Players bet on the felt (:mod:`etg.ui.felt`): :meth:`TableScene.hit_targets`
 lists everything a finger can touch now with the command a tap sends, and
-the Context hit-tests exactly that list. The seats' panels are drawn by
+the App hit-tests exactly that list. The seats' panels are drawn by
 :mod:`etg.ui.seat_panel`.
 """
 
@@ -25,28 +30,22 @@ from etg.core.cards import Card
 from etg.core.commands import (
     Actor,
     Command,
-    Deal,
-    NextRound,
-    OpenBets,
     Tip,
-    Void,
-    WarDeal,
 )
-from etg.core.commands import CloseBets as CloseBetsCommand
 from etg.core.events import BetsOpened, DecisionMade, Event, RoundComplete, RoundVoided
-from etg.core.flow import DealerAction, dealer_next
 from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.core.wheel import WheelStops
-from etg.table.pin import PinRole
-from etg.ui import theme
+from etg.ui import dealer, theme
 from etg.ui.assets import Style, fit_text, text
 from etg.ui.audio import Cue
 from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
 from etg.ui.chips import chip, draw_stack
 from etg.ui.felt import Target, betting_targets, decision_targets
 from etg.ui.floor import draw_jackpot_lock
+from etg.ui.input import Phase as InputPhase
+from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
 from etg.ui.presenter import (
     CARD_FLIGHT_S,
@@ -58,10 +57,10 @@ from etg.ui.presenter import (
     Presenter,
 )
 from etg.ui.scene import (
-    AskPin,
     Input,
     KeyPress,
     OpenAttract,
+    OpenDealerPanel,
     OpenHelp,
     OpenOperatorMenu,
     Scene,
@@ -104,33 +103,6 @@ STATUS = {
 
 
 @dataclass(frozen=True)
-class ConsoleKey:
-    """A dealer console button: what it does and its keyboard keys."""
-
-    tag: str
-    label: str
-    keys: tuple[int, ...]
-
-
-CONSOLE: tuple[ConsoleKey, ...] = (
-    ConsoleKey("open", "OPEN", (pygame.K_F1, pygame.K_o)),
-    ConsoleKey("close", "CLOSE", (pygame.K_F2, pygame.K_c)),
-    ConsoleKey("deal", "DEAL", (pygame.K_F3, pygame.K_d)),
-    ConsoleKey("war_deal", "WAR DEAL", (pygame.K_F4, pygame.K_w)),
-    ConsoleKey("spin", "SPIN", (pygame.K_F5, pygame.K_s)),
-    ConsoleKey("next_round", "NEXT ROUND", (pygame.K_F6, pygame.K_n)),
-    ConsoleKey("shuffle", "SHUFFLE", (pygame.K_F7, pygame.K_u)),
-    ConsoleKey("void", "VOID", (pygame.K_F8, pygame.K_v)),
-    # the floor's button: the dealer's SIGN IN between rounds, VALIDATE while a jackpot waits
-    ConsoleKey("floor", "SIGN IN", (pygame.K_F11, pygame.K_i, pygame.K_F12, pygame.K_j)),
-)
-_LIT = {DealerAction.OPEN: "open", DealerAction.CLOSE: "close", DealerAction.DEAL: "deal",
-        DealerAction.WAR_DEAL: "war_deal", DealerAction.SPIN: "spin",
-        DealerAction.NEXT_ROUND: "next_round", DealerAction.SHUFFLE: "shuffle",
-        DealerAction.VALIDATE: "floor"}
-
-
-@dataclass(frozen=True)
 class HistoryEntry:
     round_number: int
     dealer: str | None
@@ -138,6 +110,14 @@ class HistoryEntry:
     bonus: bool
     voided: bool
 
+
+HELP_BUTTON = (1720.0, 8.0, 180.0, 48.0)
+
+ATTENDANT_CORNER = (0.0, 0.0, 72.0, 64.0)
+"""The hidden corner an attendant holds to ask for the operator PIN: the top bar's left end,
+where nothing else can be touched."""
+
+ATTENDANT_HOLD_S = 3.0
 
 _CASH_OUT_MIN = 96.0  # CASH OUT keeps this much of its row when TIP buttons share it
 _TIP_W, _TIP_GAP = 56.0, 6.0
@@ -160,6 +140,8 @@ class TableScene(Scene):
         self.presenter = Presenter(self.layout, state, wheel_seconds=seconds, audio=ctx.audio,
                                    big_win_multiple=ctx.cabinet.sound.big_win_multiple)
         self._tick_segment: int | None = None  # the Community segment last under the pointer
+        self._attendant_key = pygame.key.key_code(ctx.cabinet.attendant_key.lower())
+        self._corner: tuple[str, float] | None = None  # a finger held on the hidden corner
         # The chip each seat has in hand: the only choice the screen keeps, and only for the
         # round (each round starts with the table minimum, issue 12).
         self.in_hand = {seat: self.layout.chip_values[0]
@@ -203,6 +185,7 @@ class TableScene(Scene):
             self._spun.add(spin.start)
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
         self._tick(now)
+        self._attendant_hold(now)
         self._maybe_attract(now)
         if self._warm and not self.presenter.busy(now):
             card, width = self._warm.pop()
@@ -247,15 +230,9 @@ class TableScene(Scene):
         return [target.button for target in self.hit_targets(now)]
 
     def _build_targets(self, state: TableState) -> list[Target]:
-        lit = _LIT.get(dealer_next(state))
-        out = [Target(Button(self.layout.console_button(i, len(CONSOLE)),
-                             "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
-                             f"dealer:{key.tag}", hot=key.tag == lit and not self.ctx.table.tilted,
-                             colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=22))
-               for i, key in enumerate(CONSOLE)]
-        out.append(Target(Button((1560.0, 8.0, 150.0, 48.0), "HELP", "help", size=22)))
-        out.append(Target(Button((1720.0, 8.0, 180.0, 48.0), "OPERATOR", "menu", size=22,
-                                 colour=theme.PANEL_LIGHT)))
+        # Only what players touch: the dealer's console and the operator menu are not here
+        # (SPEC §6: the dealer's keypad, screen or panel; the attendant key).
+        out = [Target(Button(HELP_BUTTON, "HELP", "help", size=24))]
         pending = state.pending_decisions()
         for seat in self.layout.seat_layouts:
             mine = sorted(spot for s, spot in pending if s == seat.seat)
@@ -296,16 +273,13 @@ class TableScene(Scene):
             return True
         if isinstance(event, KeyPress):
             return self._key(event.key)
+        self._attendant_press(event.touch)
         return False
 
     def _tap(self, button: Button) -> None:
         parts = button.tag.split(":")
-        if parts[0] == "dealer":
-            self.dealer(parts[1])
-        elif parts[0] == "help":
-            self.open_help()
-        elif parts[0] == "menu":
-            self.open_menu()
+        if parts[0] == "help":
+            self.ctx.go(OpenHelp())
         elif parts[0] == "seat":
             target = next((t for t in self.hit_targets(self.ctx.now) if t.name == button.tag),
                           None)
@@ -313,55 +287,35 @@ class TableScene(Scene):
                 self._seat_tap(int(parts[1]), parts[2], parts[3:], target.command)
 
     def _key(self, key: int) -> bool:
-        for console_key in CONSOLE:
-            if key in console_key.keys:
-                self.dealer(console_key.tag)
-                return True
-        if key in (pygame.K_F9, pygame.K_h):
-            self.open_help()
-            return True
-        if key in (pygame.K_F10, pygame.K_m):
-            self.open_menu()
-            return True
-        return False
+        """The keys of the cabinet: the dealer's keypad, help, the attendant key."""
+        action = dealer.action_for_key(key)
+        if action is not None:
+            dealer.act(self.ctx, action)
+        elif key in dealer.PANEL_KEYS:
+            self.ctx.go(OpenDealerPanel())
+        elif key in (pygame.K_F9, pygame.K_h):
+            self.ctx.go(OpenHelp())
+        elif key == self._attendant_key:
+            self.ctx.go(OpenOperatorMenu())
+        else:
+            return False
+        return True
 
-    def open_help(self) -> None:
-        self.ctx.go(OpenHelp())
+    def _attendant_press(self, touch: Touch) -> None:
+        """The hidden corner: held for :data:`ATTENDANT_HOLD_S` it asks for the operator PIN
+        (SPEC §6: the operator menu never has a visible button)."""
+        x, y, w, h = ATTENDANT_CORNER
+        inside = x <= touch.x <= x + w and y <= touch.y <= y + h
+        if touch.phase is InputPhase.DOWN and inside:
+            self._corner = (touch.pointer, self.ctx.now)
+        elif self._corner is not None and touch.pointer == self._corner[0] and (
+                touch.phase is InputPhase.UP or not inside):
+            self._corner = None
 
-    def open_menu(self) -> None:
-        self.ctx.go(OpenOperatorMenu())
-
-    def dealer(self, action: str) -> None:
-        """A dealer console action, by button or key; the engine refuses it if out of turn."""
-        if action == "floor":
-            from etg.ui.floor import sign_in_dealer, validate_jackpot
-
-            locked = self.ctx.table.state.jackpot is not None
-            (validate_jackpot if locked else sign_in_dealer)(self.ctx)
-            return
-        if action == "void":
-            self.ctx.go(AskPin.role(PinRole.SUPERVISOR, "SUPERVISOR PIN  ·  VOID ROUND",
-                                    lambda: self._send(Void("voided by the supervisor"),
-                                                       Actor.SUPERVISOR)))
-            return
-        command = self._dealer_command(action)
-        if command is not None:
-            self._send(command, Actor.DEALER)
-
-    def _dealer_command(self, action: str) -> Command | None:
-        table = self.ctx.table
-        if action == "shuffle":
-            return table.shuffle_command()  # drawn now, shown only once committed
-        if action == "spin":
-            try:
-                return table.spin_command()  # the stops are drawn before anything turns
-            except ValueError as error:
-                self.ctx.notify(str(error))
-                return None
-        simple: dict[str, Command] = {"open": OpenBets(), "close": CloseBetsCommand(),
-                                      "deal": Deal(), "war_deal": WarDeal(),
-                                      "next_round": NextRound()}
-        return simple[action]
+    def _attendant_hold(self, now: float) -> None:
+        if self._corner is not None and now - self._corner[1] >= ATTENDANT_HOLD_S:
+            self._corner = None
+            self.ctx.go(OpenOperatorMenu())
 
     def _seat_tap(self, seat: int, what: str, args: list[str], command: Command | None) -> None:
         if what == "chip":
@@ -760,8 +714,6 @@ def _background(layout: TableLayout, state: TableState) -> pygame.Surface:
         pygame.draw.rect(surface, theme.FELT_LIGHT, outline, width=3, border_radius=14)
     for rect in (layout.shoe, layout.history):
         draw_panel(surface, rect, (0, 0, 0, 90), theme.GOLD_DARK, radius=12, width=1)
-    cx, cy, cw, ch = layout.console
-    draw_panel(surface, (cx, cy, cw, ch), (0, 0, 0, 110), theme.GOLD_DARK, radius=14, width=1)
     p = state.paytable
     motto = (f"TIE PAYS {p.payouts.tie.pays} TO {p.payouts.tie.to}  ·  "
              f"WAR TIE PAYS {p.payouts.war_tie.pays} TO {p.payouts.war_tie.to}")

@@ -1,0 +1,214 @@
+"""The dealer's screens: the dealer display of a two-display cabinet, and the dealer panel of
+a cabinet with one (SPEC §6: the dealer's controls are never on the players' surface).
+
+- :class:`DealerWindow` opens a window of its own on the display ``dealer_display`` of
+  ``cabinet.yaml`` names, full screen, and shows :class:`DealerScreen` there: the round's
+  state for the dealer and the console's buttons, big enough for a gloved finger.
+- :class:`DealerPanel` is the one-display cabinet's console: it opens over the table's
+  left edge with the panel key (F12) only for a dealer signed in (MD Ch. 8 E(4)), takes
+  only the touches on it (the players keep the rest of the table), and closes by itself
+  after :data:`PANEL_IDLE_S` without a touch, when the dealer signs out, or with CLOSE.
+
+Both send their actions through :func:`etg.ui.dealer.act`, as the keypad does.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import pygame
+
+from etg.config.cabinet import Cabinet
+from etg.core.flow import dealer_next
+from etg.core.money import format_cents
+from etg.core.state import Phase, TableState
+from etg.ui import theme
+from etg.ui.canvas import LOGICAL, LOGICAL_W, Rect
+from etg.ui.dealer import CONSOLE, PANEL_KEYS, act, console_buttons
+from etg.ui.options import RunOptions
+from etg.ui.scene import Close, Input, KeyPress, Scene, Tap, Touched
+from etg.ui.screen import Screen
+from etg.ui.theme import shade
+from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
+
+if TYPE_CHECKING:
+    from etg.ui.scene import Context
+
+log = logging.getLogger("etg.kiosk")
+
+PANEL_IDLE_S = 20.0
+"""The dealer panel closes after this long without the dealer touching it."""
+
+PANEL: Rect = (16.0, 72.0, 216.0, 520.0)
+"""Where the dealer panel lies on the table screen: over the meters, clear of the seats."""
+
+_SDL_WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL_WINDOWPOS_CENTERED_DISPLAY(index), SDL 2
+
+
+class DealerPanel(Scene):
+    """The console over the table for the dealer signed in, on a cabinet with one display."""
+
+    opaque = False
+    name = "dealer_panel"
+    area = PANEL
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.dealer = ctx.table.state.dealer
+        self.last_touch = ctx.now
+
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, Tap):
+            self.last_touch = self.ctx.now
+            tag = event.button.tag
+            if tag == "panel:close":
+                self.ctx.go(Close(self))
+            else:
+                act(self.ctx, tag.removeprefix("dealer:"))
+            return True
+        if isinstance(event, Touched):
+            self.last_touch = self.ctx.now
+            return True
+        if isinstance(event, KeyPress) and event.key in PANEL_KEYS:
+            self.ctx.go(Close(self))
+            return True
+        return False  # the keypad's keys reach the table under the panel
+
+    def update(self, now: float) -> None:
+        signed_in = self.ctx.table.state.dealer
+        if signed_in is None or signed_in != self.dealer or now - self.last_touch > PANEL_IDLE_S:
+            self.ctx.go(Close(self))
+
+    def buttons(self, now: float) -> Sequence[Button]:
+        x, y, w, h = PANEL
+        step = (h - 120) / len(CONSOLE)
+        rects: list[Rect] = [(x + 10, y + 56 + i * step, w - 20, step - 6)
+                             for i in range(len(CONSOLE))]
+        state = self.ctx.table.committed
+        return [*console_buttons(state, self.ctx.table.tilted, rects, size=24),
+                Button((x + 10, y + h - 60, w - 20, 50), "CLOSE", "panel:close",
+                       colour=theme.PANEL_LIGHT, size=22)]
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        draw_panel(surface, PANEL, (6, 12, 20, 240), theme.GOLD, radius=16, width=3)
+        x, y, w, _ = PANEL
+        draw_text(surface, f"DEALER {self.dealer}", 22, theme.GOLD, (x + w / 2, y + 28),
+                  max_width=round(w) - 16)
+        pressed = self.ctx.pressed_tags(self)
+        for button in self.buttons(now):
+            draw_button(surface, button, button.tag in pressed)
+
+
+class DealerScreen(Scene):
+    """The dealer display of a two-display cabinet: the round for the dealer, the console."""
+
+    name = "dealer_screen"
+
+    def handle(self, event: Input) -> bool:
+        if isinstance(event, Tap):
+            act(self.ctx, event.button.tag.removeprefix("dealer:"))
+            return True
+        return False
+
+    def buttons(self, now: float) -> Sequence[Button]:
+        columns, width, height, gap = 3, 560.0, 150.0, 30.0
+        left = (LOGICAL_W - columns * width - (columns - 1) * gap) / 2
+        rects: list[Rect] = [(left + (i % columns) * (width + gap),
+                              430 + (i // columns) * (height + gap), width, height)
+                             for i in range(len(CONSOLE))]
+        return console_buttons(self.ctx.table.committed, self.ctx.table.tilted, rects, size=44)
+
+    def draw(self, surface: pygame.Surface, now: float) -> None:
+        surface.blit(_backdrop(), (0, 0))
+        state = self.ctx.table.committed
+        dealer = state.dealer
+        draw_text(surface, "DEALER CONSOLE", 40, theme.GOLD, (60, 60), "midleft", shadow=True)
+        draw_text(surface, f"DEALER {dealer}" if dealer else "NO DEALER SIGNED IN  ·  SIGN IN",
+                  36, theme.WHITE if dealer else theme.WAR, (LOGICAL_W - 60, 60), "midright")
+        self._draw_round(surface, state, now)
+        pressed = self.ctx.pressed_tags(self)
+        for button in self.buttons(now):
+            draw_button(surface, button, button.tag in pressed)
+
+    def _draw_round(self, surface: pygame.Surface, state: TableState, now: float) -> None:
+        box = pygame.Rect(60, 120, LOGICAL_W - 120, 260)
+        draw_panel(surface, box, theme.INK, theme.GOLD_DARK, radius=18, width=2)
+        status = _STATUS.get(state.phase, state.phase.value.upper())
+        remaining = self.ctx.timekeeper.remaining(now)
+        if remaining is not None:
+            seconds = int(remaining + 0.999)
+            status += f"  {seconds // 60}:{seconds % 60:02d}"
+        if self.ctx.table.tilted:
+            status = "TILT  ·  PLAY HAS STOPPED"
+        draw_text(surface, f"ROUND {state.round.number}", 32, theme.CREAM,
+                  (box.x + 30, box.y + 50), "midleft")
+        draw_text(surface, status, 56, theme.WAR if state.phase is Phase.DECISIONS
+                  else theme.WHITE, (box.centerx, box.y + 120), shadow=True)
+        next_action = dealer_next(state).value.replace("_", " ").upper()
+        draw_text(surface, f"NEXT: {next_action}", 34, theme.GOLD,
+                  (box.centerx, box.y + 200))
+        shoe = state.shoe
+        cards = f"{shoe.remaining} CARDS IN THE SHOE" if shoe else "NO SHOE"
+        draw_text(surface, cards, 28, theme.CREAM, (box.right - 30, box.y + 50), "midright")
+        if state.jackpot is not None:
+            draw_text(surface, f"JACKPOT {format_cents(state.jackpot.amount)}  ·  VALIDATE",
+                      34, theme.WIN, (box.centerx, box.bottom + 20))
+
+
+@lru_cache(maxsize=1)
+def _backdrop() -> pygame.Surface:
+    """The dealer screen's felt: the table's green, darker at the edges."""
+    surface = pygame.Surface(LOGICAL)
+    for row in range(0, LOGICAL[1], 4):
+        k = 1 - abs(row - 540) / 700
+        surface.fill(shade(theme.FELT, 0.55 + 0.35 * k), (0, row, LOGICAL[0], 4))
+    return surface.convert() if pygame.display.get_surface() is not None else surface
+
+
+_STATUS = {Phase.IDLE: "BETWEEN ROUNDS", Phase.BETTING: "BETS OPEN",
+           Phase.BETS_CLOSED: "NO MORE BETS", Phase.DEALT: "DEALT",
+           Phase.DECISIONS: "PLAYERS DECIDING: WAR OR SURRENDER", Phase.WAR_PENDING: "WAR",
+           Phase.WAR_DEALT: "WAR DEALT", Phase.BONUS_SPIN: "BONUS SPIN",
+           Phase.COMPLETE: "ROUND COMPLETE", Phase.VOIDED: "ROUND VOID",
+           Phase.JACKPOT: "JACKPOT  ·  AWAITING VALIDATION"}
+
+
+class DealerWindow:
+    """The dealer display's window, its screen and the scene on it."""
+
+    def __init__(self, window: pygame.Window, scene: Scene, headless: bool) -> None:
+        self.window = window
+        self.scene = scene
+        self.screen = Screen(window.get_surface(), window.get_surface,
+                             None if headless else window.flip)
+
+    @classmethod
+    def open(cls, ctx: Context, cabinet: Cabinet, options: RunOptions) -> DealerWindow | None:
+        """The dealer's window on ``cabinet.dealer_display``; None if the cabinet has none
+        (the keypad and the dealer panel serve) or that display is not connected."""
+        index = cabinet.dealer_display
+        if index is None:
+            return None
+        displays = pygame.display.get_num_displays()
+        if index >= displays:
+            log.warning("dealer_display %d is not connected (%d display%s): the dealer uses "
+                        "the keypad and the dealer panel", index, displays,
+                        "" if displays == 1 else "s")
+            return None
+        where = _SDL_WINDOWPOS_CENTERED_DISPLAY | index
+        window = pygame.Window("ETG · DEALER", LOGICAL if options.headless else (1280, 720),
+                               position=(where, where))
+        if not (options.headless or options.windowed):
+            window.set_fullscreen(desktop=True)
+        return cls(window, DealerScreen(ctx), options.headless)
+
+    def owns(self, event: pygame.event.Event) -> bool:
+        """The event happened on this window (a touch or a resize of the dealer's screen)."""
+        return getattr(event, "window", None) is self.window
+
+    def show(self, now: float) -> None:
+        self.scene.draw(self.screen.canvas, now)
+        self.screen.present()
