@@ -119,6 +119,7 @@ def test_with_no_screen_at_all_sdl_does_not_fall_back_to_drawing_nowhere(tmp_pat
     assert result.stderr.strip().splitlines() == [
         "etg run: no display to open a window on (SDL found no screen and fell back to its "
         "offscreen driver); use --headless --demo to run without one"]
+    assert not db.exists()  # said before anything was opened
 
 
 def test_headless_without_demo_is_refused_in_one_line(tmp_path: Path) -> None:

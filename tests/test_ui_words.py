@@ -50,6 +50,6 @@ def test_a_refusal_on_the_seat_is_in_players_words_and_in_full_in_the_log(
     ("War of the Spots", "WAR OF THE SPOTS"),
 ])
 def test_the_header_says_casino_war_once(name: str, subtitle: str) -> None:
-    from etg.ui.table_scene import game_subtitle
+    from etg.ui.table_art import game_subtitle
 
     assert game_subtitle(name) == subtitle

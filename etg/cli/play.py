@@ -58,13 +58,13 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         frames: int | None) -> None:
     """The kiosk: the table full screen on the cabinet's display (SPEC §6).
 
-    The dealer console is on screen and on keys F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL,
-    SPIN, NEXT ROUND, SHUFFLE, VOID) and F11 (SIGN IN, or VALIDATE a jackpot); F9
-    help, F10 operator menu. Demo play keeps its own ledger, never the cabinet's
-    meters.
+    The dealer's keypad: F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL, SPIN, NEXT ROUND, SHUFFLE,
+    VOID), F11 (SIGN IN, or VALIDATE a jackpot), F12 the dealer panel; F9 help; the
+    cabinet's attendant key (F10) the operator menu. Demo play keeps its own ledger,
+    never the cabinet's meters.
     """
     from etg.ledger.store import LedgerKind, default_path
-    from etg.ui.display import NoDisplay
+    from etg.ui.display import NoDisplay, probe_display
     from etg.ui.kiosk import run_kiosk
     from etg.ui.options import RunOptions
 
@@ -74,6 +74,11 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     if headless and not demo:
         _refuse("etg run: --headless shows the table to nobody, so no dealer or player could "
                 "act; add --demo (bots deal and play), or use etg autoplay")
+    try:
+        probe_display(RunOptions(headless=headless))
+    except NoDisplay as error:
+        _refuse(f"etg run: no display to open a window on ({error}); "
+                f"use --headless --demo to run without one")
     _logging("run", fault_file=True)
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"

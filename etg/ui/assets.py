@@ -88,3 +88,19 @@ def fit_text(words: str, size: int, colour: Colour, max_width: int,
             return surface
         size -= 2
     return text(words, size, colour, style)
+
+
+def wrap(words: str, size: int, width: int, style: Style = Style.BOLD) -> list[str]:
+    """``words`` broken into lines no wider than ``width`` at ``size`` (a word longer than
+    the width stands alone on its line)."""
+    face = font(size, style)
+    lines: list[str] = []
+    line = ""
+    for word in words.split():
+        trial = f"{line} {word}".strip()
+        if line and face.size(trial)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return [*lines, line] if line else lines

@@ -51,6 +51,19 @@ def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
         raise NoDisplay(str(error)) from error
 
 
+def probe_display(options: RunOptions) -> None:
+    """Raise :class:`NoDisplay` at once if no window could open (nothing else is touched
+    first: no ledger, no log file), so a cabinet without a screen says so in one line."""
+    if options.headless:
+        return
+    try:
+        with _sdl_stderr_to_log():
+            pygame.display.init()
+        _require_a_screen()
+    except pygame.error as error:
+        raise NoDisplay(str(error)) from error
+
+
 def _require_a_screen() -> None:
     """Refuse SDL's silent fallback: with no screen it picks a driver that draws nowhere.
 

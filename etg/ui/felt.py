@@ -34,6 +34,7 @@ from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.state import TableState
 from etg.ui import theme
+from etg.ui.assets import Style, font
 from etg.ui.canvas import Rect
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.widgets import Button
@@ -75,9 +76,9 @@ def betting_targets(seat: SeatLayout, state: TableState, chip: int) -> list[Targ
                 n, area.spot, BetKind.PROGRESSIVE_PAYOUT, payout.wager_cents)))
     out += [_circle(f"seat:{n}:bonus:{value}", rect, PlaceBonusSpin(n, value))
             for value, rect in seat.bonus]
-    out += [Target(Button(seat.clear, "CLEAR", f"seat:{n}:clear", size=18), ClearWagers(n)),
-            Target(Button(seat.repeat, "REPEAT", f"seat:{n}:repeat", size=18), RepeatWagers(n)),
-            Target(Button(seat.double, "DOUBLE", f"seat:{n}:double", size=18), DoubleWagers(n))]
+    out += [Target(seat_button(seat.clear, "CLEAR", f"seat:{n}:clear"), ClearWagers(n)),
+            Target(seat_button(seat.repeat, "REPEAT", f"seat:{n}:repeat"), RepeatWagers(n)),
+            Target(seat_button(seat.double, "DOUBLE", f"seat:{n}:double"), DoubleWagers(n))]
     return out
 
 
@@ -91,19 +92,43 @@ def decision_targets(seat: SeatLayout, state: TableState, spots: list[int]) -> l
     tie = paytable.limits.tie.min_cents
     out: list[Target] = []
     for block in seat.decision_controls(spots, paytable.war_tie_wager):
-        where = "" if block.inside else f"SPOT {block.spot}"
+        where = "" if block.inside else _spot_words(block.spot, block.war[2])
         out.append(Target(Button(block.war, "WAR", f"seat:{n}:war:{block.spot}",
                                  colour=theme.WAR, size=22, sublabel=where),
                           Decide(n, block.spot, Decision.WAR)))
         out.append(Target(Button(block.surrender, "SURRENDER", f"seat:{n}:surrender:{block.spot}",
-                                 colour=theme.SURRENDER, size=18, sublabel=where),
+                                 colour=theme.SURRENDER, size=theme.PLAYER_TEXT,
+                                 style=Style.CONDENSED, sublabel=where),
                           Decide(n, block.spot, Decision.SURRENDER)))
         if block.war_tie is not None:
             words = f"WAR + {format_cents(tie, whole_dollars=True)} TIE"
             out.append(Target(Button(block.war_tie, words, f"seat:{n}:wartie:{block.spot}",
-                                     colour=theme.PANEL_LIGHT, size=18, sublabel=where),
+                                     colour=theme.PANEL_LIGHT, size=theme.PLAYER_TEXT,
+                                     style=Style.CONDENSED, sublabel=where),
                               Decide(n, block.spot, Decision.WAR, tie)))
     return out
+
+
+def _spot_words(spot: int, width: float) -> str:
+    """Which spot a decision block is for, under WAR: SPOT n, or n where the words do not fit
+    at the players' size (the tied spot is ringed on the seat's felt as well)."""
+    words = f"SPOT {spot}"
+    if font(theme.PLAYER_TEXT, Style.CONDENSED).size(words)[0] + 10 <= width:
+        return words
+    return str(spot)
+
+
+def seat_button(rect: Rect, words: str, tag: str, enabled: bool = True) -> Button:
+    """A seat's CLEAR / REPEAT / DOUBLE at the players' text size: the word where it fits,
+    else the sign every gaming machine uses for it (a nine-seat panel is 209 px wide)."""
+    face = font(theme.PLAYER_TEXT, Style.CONDENSED)
+    label = words if face.size(words)[0] + 10 <= rect[2] else SIGNS[words]
+    return Button(rect, label, tag, enabled=enabled, size=theme.PLAYER_TEXT + 4 * (
+        label is not words), style=Style.CONDENSED)
+
+
+SIGNS = {"CLEAR": "✕", "REPEAT": "↺", "DOUBLE": "×2"}
+"""CLEAR, REPEAT and DOUBLE where their words do not fit at the players' size."""
 
 
 def _circle(name: str, rect: Rect, command: Command) -> Target:

@@ -26,7 +26,7 @@ from etg.ui.assets import Style, text
 from etg.ui.canvas import Rect
 from etg.ui.chips import chip, stack_sprite
 from etg.ui.seat_layout import Arrangement, SeatLayout, SpotArea
-from etg.ui.theme import shade
+from etg.ui.theme import PLAYER_TEXT, shade
 from etg.ui.widgets import draw_text
 
 PRINT = (214, 190, 120)  # the felt's printed lines: a worn gold
@@ -55,11 +55,9 @@ def print_felt(surface: pygame.Surface, seat: SeatLayout) -> None:
         pygame.draw.rect(surface, theme.GOLD, spot, width=2, border_radius=12)
         for value, rect in seat.bonus:
             _ring(surface, rect, theme.GOLD, 2, fill=shade(theme.BONUS, 1.15))
-            r = _rect(rect)
-            draw_text(surface, "BONUS", 11, theme.CREAM, (r.centerx, r.centery - 9),
-                      style=Style.CONDENSED)
-            draw_text(surface, format_cents(value, whole_dollars=True), 18, theme.WHITE,
-                      (r.centerx, r.centery + 8))
+            r = _rect(rect)  # the wheel's purple says BONUS SPIN; the amount is what matters
+            draw_text(surface, format_cents(value, whole_dollars=True), PLAYER_TEXT,
+                      theme.WHITE, r.center)
 
 
 def draw_bets(surface: pygame.Surface, seat: SeatLayout, shown: TableState,
@@ -114,8 +112,7 @@ def mark_tied(surface: pygame.Surface, seat: SeatLayout, spots: list[int]) -> No
 def _print_spot(surface: pygame.Surface, seat: SeatLayout, area: SpotArea) -> None:
     if area.label is not None:
         label = _rect(area.label)
-        draw_text(surface, f"SPOT {area.spot}", 15, theme.CREAM, label.center,
-                  max_width=label.width - 8)
+        draw_text(surface, str(area.spot), PLAYER_TEXT, theme.CREAM, label.center)
     elif seat.arrangement is Arrangement.ROWS and area.spot > seat.spots[0].spot:
         x, y, w, _ = area.rect
         pygame.draw.line(surface, shade(theme.FELT, 0.8), (round(x + 4), round(y - 2)),
@@ -123,7 +120,7 @@ def _print_spot(surface: pygame.Surface, seat: SeatLayout, area: SpotArea) -> No
     _ring(surface, area.initial, PRINT, 3, fill=shade(theme.FELT, 0.85))
     _words(surface, str(area.spot), area.initial, PRINT_DIM, 0.5, Style.SERIF)
     _ring(surface, area.tie, PRINT, 2)
-    _words(surface, "TIE", area.tie, PRINT, 0.3)
+    _words(surface, "TIE", area.tie, PRINT, 0.42)
     if area.payout is not None:
         _lamp(surface, area.payout, 0)
 
@@ -147,11 +144,12 @@ def _lamp_picture(size: int, amount: int) -> pygame.Surface:
             pygame.draw.circle(picture, (*LAMP_ON, 22), centre, radius + step)
         pygame.draw.circle(picture, LAMP_ON, centre, radius)
         pygame.draw.circle(picture, theme.WHITE, centre, radius, width=2)
-        _words(picture, format_cents(amount, whole_dollars=True), box, theme.INK, 0.3)
+        _words(picture, format_cents(amount, whole_dollars=True), box, theme.INK, 0.42,
+               Style.CONDENSED)
     else:
         pygame.draw.circle(picture, LAMP_OFF, centre, radius)
         pygame.draw.circle(picture, shade(LAMP_ON, 0.6), centre, radius, width=2)
-        _words(picture, "PP", box, shade(LAMP_ON, 0.7), 0.3)
+        _words(picture, "PP", box, shade(LAMP_ON, 0.7), 0.42)
     return picture
 
 
@@ -166,11 +164,11 @@ def _ring(surface: pygame.Surface, rect: Rect, colour: theme.RGB, width: int,
 
 def _words(surface: pygame.Surface, words: str, rect: Rect, colour: theme.RGB, share: float,
            style: Style = Style.BOLD) -> None:
-    """``words`` centred in ``rect``, ``share`` of its height tall, narrower than the circle."""
+    """``words`` centred in ``rect``, ``share`` of its height tall (never under the players'
+    :data:`PLAYER_TEXT`), within the circle."""
     r = _rect(rect)
-    size = max(12, round(min(r.width, r.height) * share))
-    draw_text(surface, words, size, colour, r.center, style=style,
-              max_width=round(min(r.width, r.height) * 0.8))
+    size = max(PLAYER_TEXT, round(min(r.width, r.height) * share))
+    draw_text(surface, words, size, colour, r.center, style=style)
 
 
 # --------------------------------------------------------------------------- wagers
@@ -200,7 +198,8 @@ def _stack_picture(amount: int, width: int, height: int) -> pygame.Surface:
     most = max(1, (bottom - r.top - diameter // 2) // step)
     sprite, (ax, ay) = stack_sprite(amount, diameter, most)
     picture.blit(sprite, (r.centerx - ax, bottom - ay))
-    words = text(format_cents(amount, whole_dollars=True), 14, theme.WHITE, Style.CONDENSED)
+    words = text(format_cents(amount, whole_dollars=True), PLAYER_TEXT, theme.WHITE,
+                 Style.CONDENSED)
     tag = words.get_rect(center=(r.centerx, r.bottom - 8)).inflate(8, 2)
     pygame.draw.rect(picture, theme.INK, tag, border_radius=6)
     picture.blit(words, words.get_rect(center=tag.center))

@@ -36,6 +36,7 @@ from etg.core.state import TableState
 from etg.ledger.meters import DEALER_ROUNDS, DEALER_TIPS, dealer_meter
 from etg.table.pin import JACKPOT_VALIDATORS, Credential, dealer_key, hash_pin, pin_problem
 from etg.ui import theme
+from etg.ui.assets import Style
 from etg.ui.scene import AskNumber, AskPin
 from etg.ui.widgets import draw_panel, draw_text
 
@@ -50,7 +51,7 @@ AWARD_WORDS: dict[str, str] = {
 """A held award, by its wager kind's value, as the jackpot panel and the JACKPOTS page
 name it."""
 
-JACKPOT_PANEL = (960.0, 78.0, 384.0, 250.0)
+JACKPOT_PANEL = (706.0, 72.0, 634.0, 240.0)
 """Where the jackpot panel lies on the table screen: over the shoe and the history, so the
 hand, the meters and the wheel stay in sight (MD Ch. 9 J(4)(a)-(b))."""
 
@@ -87,22 +88,23 @@ def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) ->
     pygame.draw.circle(surface, theme.WIN if lit else theme.GOLD_DARK, lamp, 16)
     pygame.draw.circle(surface, theme.WHITE, lamp, 16, width=2)
     draw_text(surface, "JACKPOT", 34, theme.GOLD, (x + 62, y + 32), "midleft", shadow=True)
-    draw_text(surface, f"ROUND {lock.round_number}", 16, theme.CREAM, (x + w - 16, y + 32),
-              "midright")
-    row = y + 70
+    draw_text(surface, f"ROUND {lock.round_number}", theme.PLAYER_TEXT, theme.CREAM,
+              (x + w - 16, y + 32), "midright")
+    row = y + 78
     for award in lock.awards[:4]:
         pay = "HAND PAY" if award.hand_pay else "TO CREDITS"
-        draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}", 17,
-                  theme.WHITE, (x + 16, row), "midleft", max_width=round(w) - 150)
-        draw_text(surface, format_cents(award.win), 18, theme.WIN, (x + w - 16, row - 2),
+        draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}",
+                  theme.PLAYER_TEXT, theme.WHITE, (x + 16, row), "midleft",
+                  Style.CONDENSED, max_width=round(w) - 290)
+        draw_text(surface, format_cents(award.win), 24, theme.WIN, (x + w - 150, row),
                   "midright")
-        draw_text(surface, pay, 12, theme.WAR if award.hand_pay else theme.TEXT_DIM,
-                  (x + w - 16, row + 14), "midright")
-        row += 36
+        draw_text(surface, pay, theme.PLAYER_TEXT, theme.WAR if award.hand_pay else theme.CREAM,
+                  (x + w - 16, row), "midright", Style.CONDENSED)
+        row += 32
     if len(lock.awards) > 4:
-        draw_text(surface, f"and {len(lock.awards) - 4} more", 15, theme.CREAM, (x + 16, row - 8),
-                  "midleft")
-    draw_text(surface, "AWAITING FLOORPERSON VALIDATION", 17, theme.WAR,
+        draw_text(surface, f"and {len(lock.awards) - 4} more", theme.PLAYER_TEXT, theme.CREAM,
+                  (x + 16, row), "midleft")
+    draw_text(surface, "AWAITING FLOORPERSON VALIDATION", theme.PLAYER_TEXT, theme.WAR,
               (x + w / 2, y + h - 20), max_width=round(w) - 24)
 
 

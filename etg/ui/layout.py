@@ -68,19 +68,27 @@ class TableLayout:
 
     @property
     def dealer_card(self) -> Rect:
-        return 640.0, 92.0, 136.0, 190.0
+        return 384.0, 96.0, 136.0, 190.0
 
     @property
     def dealer_war_card(self) -> Rect:
-        return 800.0, 92.0, 136.0, 190.0
+        return 544.0, 96.0, 136.0, 190.0
 
     @property
     def shoe(self) -> Rect:
-        return 966.0, 86.0, 370.0, 110.0
+        return 706.0, 76.0, 634.0, 106.0
 
     @property
     def history(self) -> Rect:
-        return 966.0, 206.0, 370.0, 116.0
+        """The last rounds' dealer cards, right under the shoe, clear of the recap line."""
+        return 706.0, 190.0, 634.0, 102.0
+
+    @property
+    def banner_row(self) -> Rect:
+        """Over the spots, right of the meters: the odds motto, and the recap at a round's end."""
+        mx, my, mw, _ = self.middle
+        left = self.meters[0] + self.meters[2] + 12
+        return left, my - 36, mx + mw - left, 34.0
 
     @property
     def middle(self) -> Rect:

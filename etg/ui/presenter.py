@@ -13,11 +13,17 @@ screen shows the committed state as it is.
 Each animation brings its sound (SPEC §6): a card's flight DEAL and its turn
 FLIP, a chip flight CHIP (one in :data:`CHIP_SOUND_GAP_S` at most, so a burst
 of chips is one rattle), a progressive's celebration JACKPOT. A step that pays
-winnings adds one WIN, or BIG_WIN if a seat's winnings in it reach the
-cabinet's ``sound.big_win_multiple`` times that seat's stake settled in it (a
-step with a JACKPOT has no other win sound). Each sound is played by
+winnings adds one WIN (a step with a JACKPOT has no other win sound); the
+big-win sequence at the round's end brings BIG_WIN. Each sound is played by
 :meth:`Presenter.update` when the clock reaches its animation's start, never
 by drawing.
+
+What each seat is paid back (stake and winnings) is kept per spot as
+:class:`Paid` and counts up on the seat from the moment its chips land
+(:mod:`etg.ui.count_up`); a seat whose round wins at least ``big_win_multiple``
+times its stake gets a :class:`BigWin` sequence; a progressive hit a
+:class:`Celebration` whose meter amount counts up; and the end of a round is
+held for :data:`RECAP_S` so its recap can be read before the next step shows.
 
 Everything is a pure function of ``now``: the same time always gives the
 same picture.
@@ -42,6 +48,7 @@ from etg.core.events import (
     Event,
     PayoutHandMade,
     ProgressiveAwarded,
+    RoundComplete,
     RoundVoided,
     ShoeShuffled,
     Target,
@@ -49,10 +56,11 @@ from etg.core.events import (
     WagerSettled,
     WheelStopped,
 )
-from etg.core.money import format_cents
 from etg.core.paytable import Decision, ProgressiveLevel
+from etg.core.settle import WagerKind
 from etg.core.state import TableState
 from etg.ui.audio import Audio, Cue, CuePlayer
+from etg.ui.count_up import count_seconds
 from etg.ui.layout import TableLayout
 
 CardKey = tuple[str, int, bool]  # (dealer | spot, spot number, War deal)
@@ -65,6 +73,8 @@ SETTLE_STAGGER_S = 0.06
 WHEEL_HOLD_S = 1.2  # the stopped wheel stays on screen before the payouts
 CELEBRATION_S = 6.0
 CELEBRATION_GATE_S = 4.0
+BIG_WIN_S = 4.5  # the big-win sequence over the table
+RECAP_S = 3.0  # the end of a round stays this long before the next step is shown
 CHIP_SOUND_GAP_S = 0.04  # chip sounds closer together than this are one sound
 BIG_WIN_MULTIPLE = 20  # the shipped cabinet.yaml's sound.big_win_multiple
 
@@ -114,13 +124,39 @@ class Banner:
 
 @dataclass(frozen=True)
 class Celebration:
+    """A progressive hit: the meter amount paid, counting up under the level's title."""
+
     title: str
-    amount: str
+    cents: int
+    detail: str
     start: float
 
     @property
     def end(self) -> float:
         return self.start + CELEBRATION_S
+
+
+@dataclass(frozen=True)
+class BigWin:
+    """A seat paid at least the cabinet's big-win multiple of its stake in a round."""
+
+    seat: int
+    cents: int  # paid back: stake and winnings
+    start: float
+
+    @property
+    def end(self) -> float:
+        return self.start + BIG_WIN_S
+
+
+@dataclass(frozen=True)
+class Paid:
+    """What one of a seat's wagers paid back this round, and when its chips land (count-up)."""
+
+    spot: int  # 0: the seat's Bonus Spin wager, or an award of no spot
+    kind: WagerKind
+    cents: int
+    lands: float
 
 
 @dataclass(frozen=True)
@@ -132,8 +168,8 @@ class WheelSpin:
     end: float
 
 
-Animation = CardFlight | ChipFlight | Banner | Celebration | WheelSpin
-_Sounded = TypeVar("_Sounded", CardFlight, ChipFlight, Celebration)  # animations with a sound
+Animation = CardFlight | ChipFlight | Banner | Celebration | BigWin | WheelSpin
+_Sounded = TypeVar("_Sounded", CardFlight, ChipFlight, Celebration, BigWin)  # with a sound
 
 
 @dataclass
@@ -153,10 +189,15 @@ class Presenter:
     _cues: list[tuple[float, int, Cue]] = field(default_factory=list)  # a heap: (at, order, cue)
     _cued: int = 0
     _last_chip: float = -math.inf
+    paid: dict[int, list[Paid]] = field(default_factory=dict)
+    """The shown round's payments, seat by seat (a restart finds them landed long ago)."""
+    _jackpot_seats: set[int] = field(default_factory=set)  # celebrated this round already
 
     def __post_init__(self) -> None:
         if not self.credits:
             self.credits = self.shown.credits
+        for event in self.shown.round.results:
+            self._note_paid(event, -math.inf)
 
     def push(self, state: TableState, events: Sequence[Event]) -> None:
         """A committed step, to be shown after the ones before it."""
@@ -170,6 +211,9 @@ class Presenter:
             if not self._queue:
                 break
             state, events = self._queue.popleft()
+            if state.round.number != self.shown.round.number:
+                self.paid = {}  # a new round: last round's payments leave the seats
+                self._jackpot_seats = set()
             self.shown = state
             self._gate = self._start(state, events, now)
             self._pending_credits = state.credits
@@ -229,9 +273,9 @@ class Presenter:
                 gate = max(gate, settle_at)
             elif isinstance(event, ProgressiveAwarded):
                 where = "BONUS SPIN" if event.spot == 0 else f"SPOT {event.spot}"
-                self._add(Celebration(_LEVEL_TITLES[event.level],
-                                      f"{format_cents(event.amount)}  ·  SEAT {event.seat}"
-                                      f"  ·  {where}", settle_at))
+                self._add(Celebration(_LEVEL_TITLES[event.level], event.amount,
+                                      f"SEAT {event.seat}  ·  {where}", settle_at))
+                self._jackpot_seats.add(event.seat)
                 jackpot = True
                 settle_at += CELEBRATION_GATE_S
                 gate = max(gate, settle_at)
@@ -241,13 +285,16 @@ class Presenter:
                     settle_at += SETTLE_STAGGER_S
                     self._add(chips)
                     settled.append((event, chips.start))
-                    gate = max(gate, chips.end)
+                    paid = self._note_paid(event, chips.end)
+                    gate = max(gate, chips.end + (count_seconds(paid.cents) if paid else 0))
+            elif isinstance(event, RoundComplete):
+                gate = self._round_end(state, max(gate, settle_at), gate)
             else:
                 banner = _banner(event, now)
                 if banner is not None:
                     self.animations.append(banner)
                     gate = max(gate, banner.end)
-        win = None if jackpot else _win_cue(settled, self.big_win_multiple)
+        win = None if jackpot else _win_cue(settled)
         if win is not None:
             self._cue(*win)
         timed_out = _timed_out_banner(events, now)
@@ -255,6 +302,30 @@ class Presenter:
             self.animations.append(timed_out)
             gate = max(gate, timed_out.end)
         return gate
+
+    def _note_paid(self, event: WagerSettled, lands: float) -> Paid | None:
+        """Keep what ``event`` paid back to its seat, counting up from ``lands``."""
+        if event.paid <= 0:
+            return None
+        paid = Paid(event.spot, event.payment.kind, event.paid, lands)
+        self.paid.setdefault(event.seat, []).append(paid)
+        return paid
+
+    def _round_end(self, state: TableState, paid_by: float, gate: float) -> float:
+        """The round is complete once every payment has landed: each seat whose winnings reach
+        the big-win multiple of its stake gets its sequence, in settlement order (a seat whose
+        progressive hit was celebrated already has had its moment), then the recap stays
+        :data:`RECAP_S`. Returns the step's new gate."""
+        r = state.round
+        start = max(paid_by, gate)
+        for seat in state.settlement_seats:
+            staked, returned = r.staked[seat - 1], r.returned[seat - 1]
+            if seat in self._jackpot_seats:
+                continue
+            if staked and returned - staked >= self.big_win_multiple * staked:
+                self._add(BigWin(seat, returned, start))
+                start += BIG_WIN_S
+        return start + RECAP_S
 
     def _add(self, animation: _Sounded) -> _Sounded:
         """Show ``animation`` and schedule its sounds; returns it."""
@@ -264,6 +335,8 @@ class Presenter:
             self._cue(animation.start + CARD_FLIGHT_S, Cue.FLIP)
         elif isinstance(animation, ChipFlight):
             self._cue(animation.start, Cue.CHIP)
+        elif isinstance(animation, BigWin):
+            self._cue(animation.start, Cue.BIG_WIN)
         else:
             self._cue(animation.start, Cue.JACKPOT)
         return animation
@@ -335,26 +408,12 @@ class Presenter:
         return float(x), float(y)
 
 
-def _win_cue(settled: list[tuple[WagerSettled, float]], multiple: int) -> tuple[float, Cue] | None:
-    """A step's win sound and when it plays, from its settled wagers and their chips' start.
-
-    BIG_WIN at the first payment to a seat whose winnings (paid beyond the
-    stake returned, after any cap) reach ``multiple`` times its stake settled
-    in the step; else WIN at the first payment of winnings; None if no seat won.
-    """
-    won: dict[int, int] = {}
-    staked: dict[int, int] = {}
-    first: dict[int, float] = {}
-    for event, at in settled:
-        staked[event.seat] = staked.get(event.seat, 0) + event.payment.stake
-        winnings = event.paid - event.payment.returned
-        if winnings > 0:
-            won[event.seat] = won.get(event.seat, 0) + winnings
-            first.setdefault(event.seat, at)
-    if not won:
-        return None
-    big = [first[seat] for seat, cents in won.items() if cents >= multiple * staked[seat]]
-    return (min(big), Cue.BIG_WIN) if big else (min(first.values()), Cue.WIN)
+def _win_cue(settled: list[tuple[WagerSettled, float]]) -> tuple[float, Cue] | None:
+    """A step's win sound and when it plays: WIN at the first payment of winnings (paid
+    beyond the stake returned, after any cap); None if no seat won. The fanfare of a big
+    win plays with its sequence at the round's end (:class:`BigWin`)."""
+    starts = [at for event, at in settled if event.paid > event.payment.returned]
+    return (min(starts), Cue.WIN) if starts else None
 
 
 def _banner(event: Event, now: float) -> Banner | None:

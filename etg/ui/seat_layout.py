@@ -42,7 +42,8 @@ LABEL_H = 20.0  # "SPOT n" over a column of circles
 INITIAL_MAX = 104.0  # the Initial circle's largest diameter
 SMALL_MAX = 80.0  # the Tie circle's and the Progressive Payout light's
 BONUS_W = 50.0  # each Bonus Spin denomination on the bottom row
-DECIDE_W = 96.0  # a column this wide takes its spot's WAR / SURRENDER controls itself
+DECIDE_W = 150.0  # a column this wide takes its spot's WAR / SURRENDER controls itself, the
+# words at the players' 20 px in the narrow face
 
 
 class Arrangement(Enum):
@@ -163,9 +164,13 @@ def _in_column(area: SpotArea, war_tie: bool) -> DecisionControls:
     return DecisionControls(area.spot, rows[0], rows[1], rows[2] if war_tie else None, True)
 
 
+SURRENDER_W = 136  # "SURRENDER" at 20 px in the narrow face, with its margins
+
+
 def _war_and_surrender(width: float) -> tuple[float, float]:
-    """WAR and SURRENDER side by side in ``width``: SURRENDER is the longer word."""
-    war = round((width - GAP) * 0.42)
+    """WAR and SURRENDER side by side in ``width``: SURRENDER is the longer word, and keeps
+    :data:`SURRENDER_W` for it at the players' text size where the seat is narrow."""
+    war = max(MIN_TARGET, min(round((width - GAP) * 0.42), round(width - GAP - SURRENDER_W)))
     return war, width - GAP - war
 
 

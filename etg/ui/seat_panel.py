@@ -17,13 +17,12 @@ from etg.core.commands import BetKind
 from etg.core.money import format_cents
 from etg.core.state import TableState
 from etg.ui import theme
-from etg.ui.felt import Target
+from etg.ui.assets import Style, wrap
+from etg.ui.felt import Target, seat_button
 from etg.ui.felt_art import draw_bets, mark_tied, print_felt
 from etg.ui.seat_layout import HEADER_H, SeatLayout
 from etg.ui.theme import shade
-from etg.ui.widgets import Button, draw_button, draw_text
-
-MESSAGE_H = 40
+from etg.ui.widgets import draw_button, draw_text
 
 
 def print_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
@@ -35,8 +34,13 @@ def print_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
     head = pygame.Rect(rect.x, rect.y, rect.width, round(HEADER_H))
     pygame.draw.rect(surface, shade(colour, 0.45), head, border_top_left_radius=14,
                      border_top_right_radius=14)
-    draw_text(surface, f"SEAT {seat.seat}", 18, theme.WHITE, (rect.x + 12, head.centery),
-              "midleft")
+    if _name_width(rect.width) > _BADGE:
+        draw_text(surface, f"SEAT {seat.seat}", theme.PLAYER_TEXT, theme.WHITE,
+                  (rect.x + 12, head.centery), "midleft")
+    else:  # a narrow panel: the seat's number on a disc, so its credits keep their size
+        centre = (rect.x + 8 + _BADGE // 2, head.centery)
+        pygame.draw.circle(surface, shade(colour, 1.2), centre, _BADGE // 2)
+        draw_text(surface, str(seat.seat), theme.PLAYER_TEXT, theme.INK, centre)
     print_felt(surface, seat)
 
 
@@ -55,13 +59,14 @@ def draw_panel_now(surface: pygame.Surface, seat: SeatLayout, shown: TableState,
     if tied:  # the panel is part of the background; a tie lights its edge
         pygame.draw.rect(surface, theme.WAR, rect, width=3, border_radius=14)
     draw_text(surface, format_cents(credits), 24, theme.WIN,
-              (rect.right - 10, rect.y + HEADER_H / 2), "midright", max_width=rect.width - 100)
+              (rect.right - 10, rect.y + HEADER_H / 2), "midright", Style.CONDENSED,
+              max_width=rect.width - _name_width(rect.width) - 20)
     draw_bets(surface, seat, shown, in_hand, {t for t in pressed if t.startswith("seat:")},
               landing)
     if in_hand is None:
         for where, words in ((seat.clear, "CLEAR"), (seat.repeat, "REPEAT"),
                              (seat.double, "DOUBLE")):
-            draw_button(surface, Button(where, words, "", enabled=False, size=18))
+            draw_button(surface, seat_button(where, words, "", enabled=False))
     if tied:
         mark_tied(surface, seat, tied)
     for target in targets:
@@ -69,10 +74,22 @@ def draw_panel_now(surface: pygame.Surface, seat: SeatLayout, shown: TableState,
             draw_button(surface, target.button, target.name in pressed)
     if message is not None:
         x, y, w, _ = seat.felt
-        box = pygame.Rect(round(x), round(y), round(w), MESSAGE_H)
+        lines = wrap(message, theme.PLAYER_TEXT, round(w) - 12, Style.CONDENSED)[:3]
+        box = pygame.Rect(round(x), round(y), round(w), 16 + 24 * len(lines))
         pygame.draw.rect(surface, (90, 16, 20), box, border_radius=8)
         pygame.draw.rect(surface, theme.TILT, box, width=2, border_radius=8)
-        draw_text(surface, message, 16, theme.WHITE, box.center, max_width=box.width - 10)
+        for i, line in enumerate(lines):
+            draw_text(surface, line, theme.PLAYER_TEXT, theme.WHITE,
+                      (box.centerx, box.y + 20 + 24 * i), style=Style.CONDENSED)
+
+
+_BADGE = 30  # the seat number's disc on a narrow panel
+
+
+def _name_width(panel_width: int) -> int:
+    """Room the seat's name takes in the header: SEAT n where its credits still fit beside it
+    at the players' size, else a numbered disc."""
+    return 90 if panel_width >= 260 else _BADGE
 
 
 def _rect(rect: tuple[float, float, float, float]) -> pygame.Rect:

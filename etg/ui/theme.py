@@ -4,6 +4,9 @@ from __future__ import annotations
 
 RGB = tuple[int, int, int]
 
+PLAYER_TEXT = 20
+"""The smallest text a player reads, in logical pixels (SPEC §6; issue 12, item 5)."""
+
 FELT: RGB = (10, 92, 58)
 FELT_DARK: RGB = (6, 60, 38)
 FELT_LIGHT: RGB = (22, 120, 78)

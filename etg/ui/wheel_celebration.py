@@ -26,17 +26,18 @@ CELEBRATION_S = 6.0
 
 
 def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: float,
-              title: str, amount: str) -> None:
-    """A progressive hit: rays, confetti and pulsing gold `title` over `amount`, inside `rect`.
+              title: str, amount: str, lasts: float = CELEBRATION_S) -> None:
+    """A progressive hit or a big win: rays, confetti and pulsing gold `title` over `amount`
+    (which may count up from frame to frame), inside `rect`.
 
-    It lasts :data:`CELEBRATION_S` seconds from `started` and draws nothing outside that
-    window. Every particle is a pure function of ``now - started`` (a fixed-seed table),
-    so the same moment always draws the same picture.
+    It lasts `lasts` seconds from `started` and draws nothing outside that window. Every
+    particle is a pure function of ``now - started`` (a fixed-seed table), so the same
+    moment always draws the same picture.
     """
     t = now - started
-    if not 0.0 <= t <= CELEBRATION_S or rect.width <= 0 or rect.height <= 0:
+    if not 0.0 <= t <= lasts or rect.width <= 0 or rect.height <= 0:
         return
-    fade = max(0.0, min(1.0, t / 0.25, (CELEBRATION_S - t) / 0.6))
+    fade = max(0.0, min(1.0, t / 0.25, (lasts - t) / 0.6))
     clip = surface.get_clip()
     surface.set_clip(rect.clip(clip))
     try:
@@ -47,7 +48,7 @@ def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: f
         surface.set_clip(clip)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def _outlined(words: str, size: int, top: RGB, bottom: RGB, style: Style,
               outline: int) -> pygame.Surface:
     """`words` in a vertical gradient from `top` to `bottom`, ringed by a dark outline."""
@@ -70,6 +71,21 @@ def _outlined(words: str, size: int, top: RGB, bottom: RGB, style: Style,
             out.blit(dark, (outline + round(reach * math.cos(a)),
                             outline + round(reach * math.sin(a))))
     out.blit(face, (outline, outline))
+    return out
+
+
+def _outlined_line(words: str, size: int, top: RGB, bottom: RGB, style: Style,
+                   outline: int) -> pygame.Surface:
+    """:func:`_outlined` set character by character from cached glyphs: a line that counts up
+    changes every frame, and a whole outlined render per frame would cost the frame."""
+    glyphs = [_outlined(char, size, top, bottom, style, outline) for char in words or " "]
+    advance = [g.get_width() - 2 * outline for g in glyphs]
+    out = pygame.Surface((sum(advance) + 2 * outline, max(g.get_height() for g in glyphs)),
+                         pygame.SRCALPHA)
+    x = 0
+    for glyph, width in zip(glyphs, advance, strict=True):
+        out.blit(glyph, (x, 0))
+        x += width
     return out
 
 
@@ -182,7 +198,8 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
     small = max(20, round(size * 0.42))  # SPEC §6: player text at least 20 logical px
     while small > 20 and font(small, Style.BOLD).size(amount)[0] > rect.width * 0.8:
         small -= 2
-    line = _outlined(amount, small, theme.WHITE, theme.CREAM, Style.BOLD, max(1, small // 14))
+    line = _outlined_line(amount, small, theme.WHITE, theme.CREAM, Style.BOLD,
+                          max(1, small // 14))
     width = max(face.get_width(), line.get_width()) + size
     height = face.get_height() + line.get_height() + size // 2
     panel = _panel(min(rect.width, width), min(rect.height, height))

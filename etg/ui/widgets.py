@@ -37,6 +37,7 @@ class Button:
     colour: theme.RGB = theme.BUTTON
     size: int = 26
     sublabel: str = ""
+    style: Style = Style.BOLD
 
     @property
     def target(self) -> HitTarget:
@@ -59,13 +60,14 @@ def draw_button(surface: pygame.Surface, button: Button, pressed: bool = False) 
     x, y, w, h = button.rect
     face = _button_face(round(x + w) - round(x), round(y + h) - round(y), button.label,
                         button.sublabel, button.size, button.colour, button.enabled, button.hot,
-                        pressed)
+                        pressed, button.style)
     surface.blit(face, (round(x), round(y)))
 
 
 @lru_cache(maxsize=2048)
 def _button_face(width: int, height: int, label: str, sublabel: str, size: int,
-                 colour: theme.RGB, enabled: bool, hot: bool, pressed: bool) -> pygame.Surface:
+                 colour: theme.RGB, enabled: bool, hot: bool, pressed: bool,
+                 style: Style = Style.BOLD) -> pygame.Surface:
     # Opaque with a colour key, not per-pixel alpha: the corners are the only see-through
     # part, and keyed blits cost a fraction of alpha-blended ones.
     face = pygame.Surface((width, height + 3))
@@ -85,9 +87,10 @@ def _button_face(width: int, height: int, label: str, sublabel: str, size: int,
     edge = theme.GOLD if hot and enabled else shade(base, 1.6)
     pygame.draw.rect(face, edge, rect, width=2, border_radius=radius)
     ink = theme.INK if hot and enabled else (theme.WHITE if enabled else theme.TEXT_DIM)
-    words = fit_text(label, size, ink, rect.width - 10) if label else None
+    words = fit_text(label, size, ink, rect.width - 10, style) if label else None
     if sublabel and words is not None:
-        sub = fit_text(sublabel, max(size * 2 // 3, 12), ink, rect.width - 10, Style.CONDENSED)
+        sub = fit_text(sublabel, max(size * 2 // 3, theme.PLAYER_TEXT), ink, rect.width - 10,
+                       Style.CONDENSED)
         total = words.get_height() + sub.get_height() - 4
         top_y = rect.centery - total // 2
         face.blit(words, words.get_rect(midtop=(rect.centerx, top_y)))

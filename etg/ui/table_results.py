@@ -1,0 +1,92 @@
+"""What each seat was paid this round, counting up, and the round's recap (SPEC §6:
+"paid amounts (stake + win) count up"; "losers dim quietly").
+
+Pure drawing from the :class:`~etg.ui.presenter.Presenter`'s record of the round's
+payments (:attr:`~etg.ui.presenter.Presenter.paid`) and the shown state.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+from etg.core.money import format_cents
+from etg.core.settle import WagerKind
+from etg.core.state import Phase, TableState
+from etg.ui import theme
+from etg.ui.assets import Style
+from etg.ui.count_up import counted, draw_amount
+from etg.ui.layout import TableLayout
+from etg.ui.presenter import Paid, Presenter
+from etg.ui.seat_layout import SeatLayout
+from etg.ui.widgets import draw_text
+
+
+def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLayout,
+                 shown: TableState, now: float) -> None:
+    """What the seat is paid back (stake and winnings), counting up as the chips land, spot
+    by spot; at the round's end a seat that lost everything is quietly dimmed."""
+    n = seat.seat
+    paid = [p for p in presenter.paid.get(n, ()) if p.lands <= now]
+    rect = pygame.Rect(*map(round, seat.rect))
+    if not paid:
+        r = shown.round
+        if shown.phase is Phase.COMPLETE and r.staked[n - 1] and not r.returned[n - 1]:
+            surface.blit(_dimmer(rect.size), rect)
+        return
+    lines = _paid_lines(paid, now)
+    ribbon = pygame.Rect(rect.x + 4, rect.y + 44, rect.width - 8, 60 + 26 * len(lines))
+    pygame.draw.rect(surface, theme.INK, ribbon, border_radius=10)
+    pygame.draw.rect(surface, theme.WIN, ribbon, width=3, border_radius=10)
+    draw_text(surface, "PAID", 20, theme.CREAM, (ribbon.x + 12, ribbon.y + 30), "midleft")
+    draw_amount(surface, sum(counted(p.cents, p.lands, now) for p in paid), 30, theme.WIN,
+                (ribbon.right - 12, ribbon.y + 30), "midright",
+                max_width=ribbon.width - 80)
+    for i, (where, cents) in enumerate(lines):
+        y = ribbon.y + 72 + 26 * i
+        draw_text(surface, where, 20, theme.CREAM, (ribbon.x + 12, y), "midleft",
+                  Style.CONDENSED)
+        draw_amount(surface, cents, 20, theme.WHITE, (ribbon.right - 12, y), "midright",
+                    Style.CONDENSED)
+
+def draw_recap(surface: pygame.Surface, presenter: Presenter, layout: TableLayout,
+           shown: TableState, now: float) -> None:
+    """The round at its end, in one line over the spots: its cards and what it paid."""
+    r = shown.round
+    landed = all(p.lands <= now for paid in presenter.paid.values() for p in paid)
+    if shown.phase is not Phase.COMPLETE or not landed or r.dealer_card is None:
+        return
+    seats = [n for n in range(1, len(r.returned) + 1) if r.returned[n - 1]]
+    war = f"  ·  WAR {r.dealer_war_card.code}" if r.dealer_war_card is not None else ""
+    paid = (f"PAID {format_cents(sum(r.returned))} TO {len(seats)} "
+            f"SEAT{'' if len(seats) == 1 else 'S'}" if seats else "THE HOUSE WINS")
+    words = f"ROUND {r.number}  ·  DEALER {r.dealer_card.code}{war}  ·  {paid}"
+    plate = pygame.Rect(*map(round, layout.banner_row))
+    pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
+    pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
+    draw_text(surface, words, 22, theme.GOLD, plate.center, max_width=plate.width - 20)
+
+
+def _paid_lines(paid: list[Paid], now: float) -> list[tuple[str, int]]:
+    """What each of the seat's spots (and its Bonus Spin, its Envy Bonus) has paid back so far."""
+    lines: dict[str, int] = {}
+    for p in paid:
+        if p.kind is WagerKind.ENVY_BONUS:
+            where = "ENVY BONUS"
+        elif p.spot == 0:
+            where = "BONUS SPIN"
+        else:
+            where = f"SPOT {p.spot}"
+        lines[where] = lines.get(where, 0) + counted(p.cents, p.lands, now)
+    return list(lines.items())
+
+
+@lru_cache(maxsize=4)
+def _dimmer(size: tuple[int, int]) -> pygame.Surface:
+    """A seat that lost the round, quietly: its panel a shade darker."""
+    layer = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(layer, (0, 0, 0, 110), layer.get_rect(), border_radius=14)
+    return layer
+
+
