@@ -91,7 +91,7 @@ def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) ->
     draw_text(surface, f"ROUND {lock.round_number}", theme.PLAYER_TEXT, theme.CREAM,
               (x + w - 16, y + 32), "midright")
     row = y + 78
-    for award in lock.awards[:4]:
+    for award in lock.awards[:3]:
         pay = "HAND PAY" if award.hand_pay else "TO CREDITS"
         draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}",
                   theme.PLAYER_TEXT, theme.WHITE, (x + 16, row), "midleft",
@@ -101,8 +101,8 @@ def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) ->
         draw_text(surface, pay, theme.PLAYER_TEXT, theme.WAR if award.hand_pay else theme.CREAM,
                   (x + w - 16, row), "midright", Style.CONDENSED)
         row += 32
-    if len(lock.awards) > 4:
-        draw_text(surface, f"and {len(lock.awards) - 4} more", theme.PLAYER_TEXT, theme.CREAM,
+    if len(lock.awards) > 3:
+        draw_text(surface, f"and {len(lock.awards) - 3} more", theme.PLAYER_TEXT, theme.CREAM,
                   (x + 16, row), "midleft")
     draw_text(surface, "AWAITING FLOORPERSON VALIDATION", theme.PLAYER_TEXT, theme.WAR,
               (x + w / 2, y + h - 20), max_width=round(w) - 24)

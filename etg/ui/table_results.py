@@ -24,9 +24,12 @@ from etg.ui.widgets import draw_text
 
 
 def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLayout,
-                 shown: TableState, now: float) -> None:
+                     shown: TableState, now: float, deciding: bool = False) -> None:
     """What the seat is paid back (stake and winnings), counting up as the chips land, spot
-    by spot; at the round's end a seat that lost everything is quietly dimmed."""
+    by spot; at the round's end a seat that lost everything is quietly dimmed. While the
+    seat is ``deciding`` War or Surrender its controls come first: the payments wait."""
+    if deciding:
+        return
     n = seat.seat
     paid = [p for p in presenter.paid.get(n, ()) if p.lands <= now]
     rect = pygame.Rect(*map(round, seat.rect))
@@ -51,7 +54,7 @@ def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLa
                     Style.CONDENSED)
 
 def draw_recap(surface: pygame.Surface, presenter: Presenter, layout: TableLayout,
-           shown: TableState, now: float) -> None:
+               shown: TableState, now: float) -> None:
     """The round at its end, in one line over the spots: its cards and what it paid."""
     r = shown.round
     landed = all(p.lands <= now for paid in presenter.paid.values() for p in paid)
@@ -73,9 +76,9 @@ def _paid_lines(paid: list[Paid], now: float) -> list[tuple[str, int]]:
     lines: dict[str, int] = {}
     for p in paid:
         if p.kind is WagerKind.ENVY_BONUS:
-            where = "ENVY BONUS"
+            where = "ENVY"
         elif p.spot == 0:
-            where = "BONUS SPIN"
+            where = "BONUS"
         else:
             where = f"SPOT {p.spot}"
         lines[where] = lines.get(where, 0) + counted(p.cents, p.lands, now)

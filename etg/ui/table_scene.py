@@ -215,7 +215,7 @@ class TableScene(Scene):
         if state.dealer is None or not amounts:
             return []
         x, y, w, h = seat.cash_out
-        fit = min(len(amounts), int((w - _CASH_OUT_MIN) // (_TIP_W + _TIP_GAP)))
+        fit = max(0, min(len(amounts), int((w - _CASH_OUT_MIN) // (_TIP_W + _TIP_GAP))))
         right = x + w
         return [Target(Button((right - (fit - i) * (_TIP_W + _TIP_GAP) + _TIP_GAP, y, _TIP_W, h),
                               f"TIP {format_cents(cents, whole_dollars=True)}",
@@ -342,7 +342,7 @@ class TableScene(Scene):
                            tied.get(n, []),
                            message[0] if message is not None and message[1] > now else None,
                            landing)
-            draw_seat_result(surface, self.presenter, seat, shown, now)
+            draw_seat_result(surface, self.presenter, seat, shown, now, bool(tied.get(n)))
         draw_recap(surface, self.presenter, self.layout, shown, now)
         draw_jackpot_lock(surface, shown, now)
         self.art.draw_over(surface, now, view)
