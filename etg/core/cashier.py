@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from etg.core.events import Event, HandPaid, ProgressiveAwarded, WagerSettled
+from etg.core.events import Events, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
 from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
@@ -51,7 +51,7 @@ _PROGRESSIVE = WagerKind.PROGRESSIVE
 
 
 class Cashier:
-    def __init__(self, s: TableState, events: list[Event]) -> None:
+    def __init__(self, s: TableState, events: Events) -> None:
         r = s.round
         self.s = s
         self.events = events
@@ -69,7 +69,7 @@ class Cashier:
         self.wagers = list(r.wagers)  # per seat, the row of spots: a new tuple when one changes
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
-        self._first_event = len(events)  # this command's WagerSettled events are its results
+        self.settled: list[WagerSettled] = []  # this command's results (its WagerSettled events)
         jackpot = s.jackpot_rules
         self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
         self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
@@ -94,7 +94,6 @@ class Cashier:
             return
         i = seat - 1
         credits, returned, won, house = self.credits[i], self.returned[i], self.won[i], self.house
-        events = self.events
         cleared: tuple[str, ...] = ()
         for payment in payments:
             win = payment.win
@@ -117,7 +116,7 @@ class Cashier:
             credits += paid
             returned += paid
             house += payment.stake - paid
-            events.append(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
+            self._settle(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
             kind = payment.kind
             if kind is _BONUS_SPIN:
                 self.bonus[i] = 0
@@ -141,11 +140,11 @@ class Cashier:
         self.credits[i] += paid
         self.returned[i] += paid
         self.house += payment.stake - paid - held.by_attendant
-        self.events.append(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
-                                        self.credits[i]))
+        self._settle(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
+                                  self.credits[i]))
         if held.hand_pay:
-            self.events.append(HandPaid(round_number, held.seat, held.spot, payment.kind,
-                                        held.win, validator))
+            self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
+                               held.win, validator)
         kind = payment.kind
         if kind is _BONUS_SPIN:
             self.bonus[i] = 0
@@ -161,8 +160,8 @@ class Cashier:
         assert rules is not None and state is not None
         after, done = award(rules, state, percent)
         self.meters[index] = after
-        self.events.append(ProgressiveAwarded(level, seat, spot, done.amount, state.cents,
-                                              after.cents, done.seeded, done.from_reserve))
+        self.events.record(ProgressiveAwarded, level, seat, spot, done.amount, state.cents,
+                           after.cents, done.seeded, done.from_reserve)
         self.pay(seat, spot, [Payment(WagerKind.PROGRESSIVE, Result.WON, 0, 0, done.amount)])
 
     def give_back(self, seat: int, spot: int, payments: list[Payment]) -> int:
@@ -181,6 +180,11 @@ class Cashier:
         if fields:
             self.set_wager(seat, spot, evolve(self.wager(seat, spot), **dict.fromkeys(fields, 0)))
         return amount
+
+    def _settle(self, result: WagerSettled) -> None:
+        """Record a settlement: a WagerSettled event, and one of this command's results."""
+        self.settled.append(result)
+        self.events.add(result)
 
     def _hand(self, seat: int, spot: int) -> int:
         """Winnings already counted against the limit on this hand (this round)."""
@@ -202,10 +206,9 @@ class Cashier:
     def state(self, **changes: Any) -> TableState:
         """The table with everything settled so far, and ``changes``."""
         r = self.s.round
-        results = tuple([e for e in self.events[self._first_event:] if type(e) is WagerSettled])
         r = evolve(r, wagers=tuple(self.wagers), staked=tuple(self.staked),
                    returned=tuple(self.returned), won=tuple(self.won),
-                   bonus_spin=tuple(self.bonus), results=r.results + results,
+                   bonus_spin=tuple(self.bonus), results=(*r.results, *self.settled),
                    **changes.pop("round_changes", {}))
         return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r,
                       meters=tuple(self.meters), **changes)

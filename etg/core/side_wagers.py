@@ -47,7 +47,7 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
             if hand is None:
                 cashier.pay(seat, spot, [lost(_PROGRESSIVE_PAYOUT, stake)])
                 continue
-            cashier.events.append(PayoutHandMade(seat, spot, hand))
+            cashier.events.record(PayoutHandMade, seat, spot, hand)
             pay = rules.pays.of(hand)
             # MD Ch. 9 J(4)(c)-(d): a hand that wins the progressive payout is paid whole,
             # its odds with its meter, once validated
@@ -65,7 +65,7 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
     for seat in holders:
         for holder, spot, hand in qualifying:
             if holder != seat:
-                cashier.events.append(EnvyBonus(seat, holder, spot, hand))
+                cashier.events.record(EnvyBonus, seat, holder, spot, hand)
                 cashier.pay(seat, 0, [Payment(WagerKind.ENVY_BONUS, Result.WON, 0, 0,
                                               rules.envy_cents.of(hand))])
     cashier.hold_all = held_before
@@ -96,7 +96,7 @@ def settle_spin(cashier: Cashier, stops: WheelStops) -> None:
     assert bonus is not None
     community = bonus.community_ring[stops.community]
     hot_spot = bonus.hot_spot_ring[stops.hot_spot]
-    cashier.events.append(WheelStopped(stops, community.symbol, hot_spot.symbol))
+    cashier.events.record(WheelStopped, stops, community.symbol, hot_spot.symbol)
     for seat in cashier.s.settlement_seats:
         stake = cashier.bonus[seat - 1]
         if not stake:

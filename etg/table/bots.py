@@ -31,7 +31,7 @@ from etg.core.commands import (
     ValidateJackpot,
     WarDeal,
 )
-from etg.core.events import Event
+from etg.core.events import Event, Events
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.paytable import Decision, Layout, Paytable
 from etg.core.refusal import Refused
@@ -163,8 +163,12 @@ class RoundDriver:
         self._repeats = [(bot, RepeatWagers(bot.seat)) for bot in self.bots.values()]
 
     def play_round(self, state: TableState) -> tuple[TableState, list[Event]]:
-        """From between rounds (or mid-round, after a restart) to the next round's start."""
-        events: list[Event] = []
+        """From between rounds (or mid-round, after a restart) to the next round's start.
+
+        The round's events are gathered as the engine returns them: still unbuilt, if
+        nobody reads them (see :class:`etg.core.events.Events`).
+        """
+        events = Events()
 
         def send(command: Command) -> None:
             nonlocal state
