@@ -20,7 +20,7 @@ the dealer's left where the paytable's ``settle_from`` says so (PA 2011, S.D.).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from etg.core.cards import Card
 from etg.core.cashier import Cashier
@@ -117,7 +117,6 @@ from etg.core.state import (
     LEVELS,
     NO_WAGERS,
     VOIDABLE,
-    Grid,
     Phase,
     Round,
     SpotWagers,
@@ -133,6 +132,8 @@ from etg.core.voids import void_wagers, voided_wagers
 from etg.core.wheel import stops_problem
 
 __all__ = ["Phase", "Round", "SpotWagers", "TableState", "apply", "new_table"]
+
+T = TypeVar("T")
 
 
 def apply(state: TableState, command: Command) -> tuple[TableState, Events]:
@@ -283,7 +284,7 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, Events]:
     r = s.round
     credits = s.credits[seat - 1] - amount
     row = (*row[: spot - 1], wagers, *row[spot:])
-    r = evolve(r, wagers=_set_row(r.wagers, seat, row), staked=_add(r.staked, seat, amount))
+    r = evolve(r, wagers=_put(r.wagers, seat, row), staked=_add(r.staked, seat, amount))
     s = evolve(s, credits=_put(s.credits, seat, credits), round=r)
     return s, Events.of(WagerPlaced, seat, spot, kind, amount, total, credits)
 
@@ -338,7 +339,7 @@ def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, Events]:
     if not refund:
         raise Refused(Reason.NOTHING_TO_CLEAR, f"seat {c.seat} has no wagers to clear")
     r = s.round
-    wagers = _set_row(r.wagers, c.seat, empty_row(len(r.spot_cards)))
+    wagers = _put(r.wagers, c.seat, empty_row(len(r.spot_cards)))
     s = evolve(s, credits=_add(s.credits, c.seat, refund),
                round=evolve(r, wagers=wagers, staked=_add(r.staked, c.seat, -refund),
                             bonus_spin=_put(r.bonus_spin, c.seat, 0)))
@@ -347,14 +348,12 @@ def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, Events]:
 
 def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, Events]:
     _need_betting(s)
-    _need_seat(s, c.seat)
-    if _seat_total(s, c.seat):
+    seat = c.seat
+    _need_seat(s, seat)
+    if _seat_total(s, seat):
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
-    last = s.last_bets[c.seat - 1]
-    bonus = s.last_bonus[c.seat - 1]
-    if last is empty_row(len(last)) or not _row_total(last):
-        raise Refused(Reason.NOTHING_TO_REPEAT, f"seat {c.seat} had no wagers last round")
-    return _replace_row(s, c.seat, last, bonus)
+    return _replace_row(s, seat, s.last_bets[seat - 1], s.last_bonus[seat - 1],
+                        Reason.NOTHING_TO_REPEAT)
 
 
 def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, Events]:
@@ -365,49 +364,62 @@ def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, Events]:
         raise Refused(Reason.NOTHING_TO_DOUBLE, f"seat {c.seat} has no wagers to double")
     # The fixed-amount side wagers (Progressive Payout, Bonus Spin) stay as they are.
     doubled = tuple(evolve(w, initial=2 * w.initial, tie=2 * w.tie) for w in row)
-    return _replace_row(s, c.seat, doubled, s.round.bonus_spin[c.seat - 1])
+    return _replace_row(s, c.seat, doubled, s.round.bonus_spin[c.seat - 1],
+                        Reason.NOTHING_TO_DOUBLE)
 
 
-def _replace_row(
-    s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int
-) -> tuple[TableState, Events]:
-    """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check."""
+_NOTHING = {Reason.NOTHING_TO_REPEAT: "seat {} had no wagers last round",
+            Reason.NOTHING_TO_DOUBLE: "seat {} has no wagers to double"}
+
+
+def _replace_row(s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int,
+                 nothing: Reason) -> tuple[TableState, Events]:
+    """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check.
+
+    Each spot is checked as its own PLACE would be, and the events are those of placing the
+    wagers one by one. A row with no wager on it is refused for ``nothing``.
+    """
     p = s.paytable
     r = s.round
-    old = r.wagers[seat - 1]
-    total = bonus
+    limits = p.limits
+    i = seat - 1
+    credits = s.credits[i]
+    was_bonus = r.bonus_spin[i]
+    events = Events()
+    on_row = placed = 0  # cents on the seat's spots before and after
     initial = False
-    changed: list[tuple[int, SpotWagers, SpotWagers]] = []
-    for spot, (before, after) in enumerate(zip(old, row, strict=True), start=1):
+    for spot, (before, after) in enumerate(zip(r.wagers[i], row, strict=True), start=1):
+        if after is before is NO_WAGERS:
+            continue
+        if before is not NO_WAGERS:
+            on_row += before.on_table
         if after is not NO_WAGERS:
             if after.initial:
-                _need_limit("Initial Wager", p.limits.initial, after.initial)
+                _need_limit("Initial Wager", limits.initial, after.initial)
                 initial = True
             if after.tie:
-                _need_limit("Tie Wager", p.limits.tie, after.tie)
+                _need_limit("Tie Wager", limits.tie, after.tie)
             if after.progressive_payout:
                 _need_progressive_payout(p, after.initial, 0, after.progressive_payout)
-            total += after.on_table
-        if before is not after:
-            changed.append((spot, before, after))
+            placed += after.on_table
+        if after is not before:
+            for kind, was, now in ((_INITIAL, before.initial, after.initial),
+                                   (_TIE, before.tie, after.tie),
+                                   (_PROGRESSIVE_PAYOUT, before.progressive_payout,
+                                    after.progressive_payout)):
+                if now != was:
+                    credits -= now - was
+                    events.record(WagerPlaced, seat, spot, kind, now - was, now, credits)
+    if not placed:
+        raise Refused(nothing, _NOTHING[nothing].format(seat))
     if bonus:
         _need_bonus_spin(s, seat, bonus, initial=initial)
-    added = total - _seat_total(s, seat)
+    added = placed + bonus - on_row - was_bonus
     _need_credits(s, seat, added)
-    credits = s.credits[seat - 1]
-    events = Events()
-    for spot, before, after in changed:
-        for kind, was, now in ((_INITIAL, before.initial, after.initial),
-                               (_TIE, before.tie, after.tie),
-                               (_PROGRESSIVE_PAYOUT, before.progressive_payout,
-                                after.progressive_payout)):
-            if now != was:
-                credits -= now - was
-                events.record(WagerPlaced, seat, spot, kind, now - was, now, credits)
-    if bonus != r.bonus_spin[seat - 1]:
-        credits -= bonus - r.bonus_spin[seat - 1]
+    if bonus != was_bonus:
+        credits -= bonus - was_bonus
         events.record(WagerPlaced, seat, 0, _BONUS_SPIN, bonus, bonus, credits)
-    r = evolve(r, wagers=_set_row(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
+    r = evolve(r, wagers=_put(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
                staked=_add(r.staked, seat, added))
     return evolve(s, credits=_add(s.credits, seat, -added), round=r), events
 
@@ -813,10 +825,6 @@ def _spots_in_play(s: TableState) -> list[int]:
     return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.wagers)]
 
 
-def _set_row(grid: Grid, seat: int, row: tuple[SpotWagers, ...]) -> Grid:
-    return (*grid[: seat - 1], row, *grid[seat:])
-
-
 def _row_total(row: tuple[SpotWagers, ...]) -> int:
     return sum(w.on_table for w in row if w is not NO_WAGERS)
 
@@ -829,12 +837,18 @@ def _seat_total(s: TableState, seat: int) -> int:
     return on_spots + r.bonus_spin[seat - 1]
 
 
-def _put(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[: seat - 1], value, *values[seat:])
+def _put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``values`` with the seat's replaced by ``value``."""
+    changed = list(values)
+    changed[seat - 1] = value
+    return tuple(changed)
 
 
 def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return (*values[: seat - 1], values[seat - 1] + delta, *values[seat:])
+    """``values`` with ``delta`` added to the seat's."""
+    changed = list(values)
+    changed[seat - 1] += delta
+    return tuple(changed)
 
 
 def _need_phase(s: TableState, phase: Phase, message: str) -> None:
