@@ -17,6 +17,7 @@ table, and :meth:`Cashier.release` pays them once a floorperson validates.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -26,7 +27,7 @@ from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
-from etg.core.state import LEVELS, SpotWagers, TableState
+from etg.core.state import LEVELS, SpotWagers, TableState, without
 
 # The spot wagers' kinds name the SpotWagers fields they settle; the others are not on a spot.
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
@@ -90,14 +91,13 @@ class Cashier:
 
     def pay(self, seat: int, spot: int, payments: list[Payment]) -> None:
         """Settle ``payments`` of one seat on ``spot`` (0: the seat's own), within the limit."""
-        if not payments:
-            return
         i = seat - 1
         credits, returned, won, house = self.credits[i], self.returned[i], self.won[i], self.house
-        cleared: tuple[str, ...] = ()
+        cleared: list[str] = []
         for payment in payments:
+            kind = payment.kind
             win = payment.win
-            if win and payment.kind in self.limited:
+            if win and kind in self.limited:
                 so_far = self._hand(seat, spot) if self.per_hand else won
                 room = self.limit - so_far
                 if win > room:
@@ -106,8 +106,7 @@ class Cashier:
                 if self.per_hand:
                     self._add_to_hand(seat, spot, win)
             hand_pay = self.hand_pay
-            if hand_pay is not None and (win >= hand_pay or self.hold_all
-                                         or payment.kind is _PROGRESSIVE):
+            if hand_pay is not None and (win >= hand_pay or self.hold_all or kind is _PROGRESSIVE):
                 # MD Ch. 9 J(4)(c): validated by a floorperson before it is paid
                 self.held.append(HeldAward(seat, spot, payment, win, payment.win - win,
                                            win >= hand_pay))
@@ -116,17 +115,29 @@ class Cashier:
             credits += paid
             returned += paid
             house += payment.stake - paid
-            self._settle(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
-            kind = payment.kind
+            self._settle(seat, spot, payment, paid, payment.win - win, credits)
             if kind is _BONUS_SPIN:
                 self.bonus[i] = 0
             elif kind in _SPOT_FIELDS:
-                cleared += (_SPOT_FIELDS[kind],)
+                cleared.append(_SPOT_FIELDS[kind])
         self.credits[i], self.returned[i], self.won[i], self.house = credits, returned, won, house
         if cleared:
-            row = self.wagers[i]
-            settled = evolve(row[spot - 1], **dict.fromkeys(cleared, 0))
-            self.wagers[i] = (*row[: spot - 1], settled, *row[spot:])
+            self._clear(seat, spot, cleared)
+
+    def collect(self, seat: int, spot: int, payment: Payment) -> None:
+        """A lost wager's stake goes to the house: :meth:`pay` of one loss, in fewer steps."""
+        hand_pay = self.hand_pay
+        if hand_pay is not None and (self.hold_all or hand_pay <= 0
+                                     or payment.kind is _PROGRESSIVE):
+            self.pay(seat, spot, [payment])  # held, as pay() holds it
+            return
+        self.house += payment.stake
+        self._settle(seat, spot, payment, 0, 0, self.credits[seat - 1])
+        kind = payment.kind
+        if kind is _BONUS_SPIN:
+            self.bonus[seat - 1] = 0
+        elif kind in _SPOT_FIELDS:
+            self._clear(seat, spot, (_SPOT_FIELDS[kind],))
 
     def release(self, held: HeldAward, round_number: int, validator: str) -> None:
         """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
@@ -140,8 +151,7 @@ class Cashier:
         self.credits[i] += paid
         self.returned[i] += paid
         self.house += payment.stake - paid - held.by_attendant
-        self._settle(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
-                                  self.credits[i]))
+        self._settle(held.seat, held.spot, payment, paid, held.capped, self.credits[i])
         if held.hand_pay:
             self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
                                held.win, validator)
@@ -149,8 +159,7 @@ class Cashier:
         if kind is _BONUS_SPIN:
             self.bonus[i] = 0
         elif kind in _SPOT_FIELDS:
-            self.set_wager(held.seat, held.spot,
-                           evolve(self.wager(held.seat, held.spot), **{_SPOT_FIELDS[kind]: 0}))
+            self._clear(held.seat, held.spot, (_SPOT_FIELDS[kind],))
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
         """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""
@@ -178,13 +187,20 @@ class Cashier:
         if any(p.kind is _BONUS_SPIN for p in payments):
             self.bonus[i] = 0
         if fields:
-            self.set_wager(seat, spot, evolve(self.wager(seat, spot), **dict.fromkeys(fields, 0)))
+            self._clear(seat, spot, fields)
         return amount
 
-    def _settle(self, result: WagerSettled) -> None:
-        """Record a settlement: a WagerSettled event, and one of this command's results."""
+    def _settle(self, seat: int, spot: int, payment: Payment, paid: int, capped: int,
+                credits: int) -> None:
+        """Record the settlement: a WagerSettled event, and one of this command's results."""
+        result = WagerSettled(seat, spot, payment, paid, capped, credits)
         self.settled.append(result)
         self.events.add(result)
+
+    def _clear(self, seat: int, spot: int, fields: Iterable[str]) -> None:
+        """Take the wagers named by ``fields`` off the hand: settled, collected or returned."""
+        row = self.wagers[seat - 1]
+        self.wagers[seat - 1] = (*row[: spot - 1], without(row[spot - 1], fields), *row[spot:])
 
     def _hand(self, seat: int, spot: int) -> int:
         """Winnings already counted against the limit on this hand (this round)."""
@@ -212,4 +228,3 @@ class Cashier:
                    **changes.pop("round_changes", {}))
         return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r,
                       meters=tuple(self.meters), **changes)
-

@@ -45,7 +45,7 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
             war = _war_cards(r.war_cards[spot - 1], r.dealer_war_card, w.decision)
             hand = payout_hand(card, r.dealer_card, war)
             if hand is None:
-                cashier.pay(seat, spot, [lost(_PROGRESSIVE_PAYOUT, stake)])
+                cashier.collect(seat, spot, lost(_PROGRESSIVE_PAYOUT, stake))
                 continue
             cashier.events.record(PayoutHandMade, seat, spot, hand)
             pay = rules.pays.of(hand)
@@ -82,7 +82,7 @@ def collect_bonus_spin(cashier: Cashier) -> None:
     bonus = cashier.bonus
     for seat in cashier.s.settlement_seats:
         if bonus[seat - 1]:
-            cashier.pay(seat, 0, [lost(_BONUS_SPIN, bonus[seat - 1])])
+            cashier.collect(seat, 0, lost(_BONUS_SPIN, bonus[seat - 1]))
 
 
 def settle_spin(cashier: Cashier, stops: WheelStops) -> None:

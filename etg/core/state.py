@@ -6,6 +6,7 @@ Everything money is integer cents.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -59,6 +60,22 @@ class SpotWagers:
 
 
 NO_WAGERS = SpotWagers()
+_NONE_LEFT = NO_WAGERS.__dict__
+
+
+def without(w: SpotWagers, fields: Iterable[str]) -> SpotWagers:
+    """``w`` with the wagers named by ``fields`` off the layout (settled, collected, returned).
+
+    A hand left with nothing, and no decision, is :data:`NO_WAGERS` itself.
+    """
+    attributes = w.__dict__.copy()  # as etg.core.evolve does, without a call per field
+    for name in fields:
+        attributes[name] = 0
+    if attributes == _NONE_LEFT:
+        return NO_WAGERS
+    left: SpotWagers = object.__new__(SpotWagers)
+    object.__setattr__(left, "__dict__", attributes)
+    return left
 Grid = tuple[tuple[SpotWagers, ...], ...]  # [seat - 1][spot - 1]
 Meters = tuple[MeterState | None, ...]  # in LEVELS order; None: the paytable has no such meter
 
