@@ -80,8 +80,9 @@ class Cashier:
         return self.wagers[seat - 1][spot - 1]
 
     def set_wager(self, seat: int, spot: int, wagers: SpotWagers) -> None:
-        row = self.wagers[seat - 1]
-        self.wagers[seat - 1] = (*row[: spot - 1], wagers, *row[spot:])
+        row = list(self.wagers[seat - 1])
+        row[spot - 1] = wagers
+        self.wagers[seat - 1] = tuple(row)
 
     def stake(self, seat: int, spot: int, amount: int, wagers: SpotWagers) -> None:
         """Take ``amount`` from the seat's credits onto the layout as ``wagers``."""
@@ -199,8 +200,9 @@ class Cashier:
 
     def _clear(self, seat: int, spot: int, fields: Iterable[str]) -> None:
         """Take the wagers named by ``fields`` off the hand: settled, collected or returned."""
-        row = self.wagers[seat - 1]
-        self.wagers[seat - 1] = (*row[: spot - 1], without(row[spot - 1], fields), *row[spot:])
+        row = list(self.wagers[seat - 1])
+        row[spot - 1] = without(row[spot - 1], fields)
+        self.wagers[seat - 1] = tuple(row)
 
     def _hand(self, seat: int, spot: int) -> int:
         """Winnings already counted against the limit on this hand (this round)."""

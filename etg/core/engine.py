@@ -428,13 +428,19 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
     _need_phase(s, Phase.BETTING, "betting is not open")
     r = s.round
     empty = empty_row(len(r.spot_cards))
-    rows = [row for row in r.wagers if row is not empty]
-    if not any(w.initial for row in rows for w in row):
+    initial = False
+    payout = 0
+    for row in r.wagers:
+        if row is not empty:
+            for w in row:
+                if w is not NO_WAGERS:
+                    initial = initial or bool(w.initial)
+                    payout += w.progressive_payout
+    if not initial:
         raise Refused(Reason.NO_WAGERS, "no Initial Wager has been placed")
     events = Events.of(BetsClosed, r.number)
     meters = list(s.meters)
     bonus = sum(r.bonus_spin)
-    payout = sum(w.progressive_payout for row in rows for w in row if w is not NO_WAGERS)
     fed_by = (bonus, bonus, payout)  # in LEVELS order: primary, secondary, Progressive Payout
     for i, level in enumerate(LEVELS):  # MD Ch. 10 C(1), D(3)(a): at No More Bets
         meter, wagers = meters[i], fed_by[i]
@@ -664,7 +670,7 @@ def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, Events]:
             cashier.events.record(BonusSpinTriggered, r.dealer_card, seats)
             return cashier.state(phase=Phase.BONUS_SPIN), cashier.events
         collect_bonus_spin(cashier)
-    return _complete(cashier.state(), cashier.events)
+    return _complete(cashier)
 
 
 def _spin(s: TableState, c: Spin) -> tuple[TableState, Events]:
@@ -678,7 +684,7 @@ def _spin(s: TableState, c: Spin) -> tuple[TableState, Events]:
     settle_spin(cashier, c.stops)
     if cashier.held:  # a Hot Spot progressive, or a Bonus Spin award of a hand pay's size
         return _lock(cashier, AfterJackpot.COMPLETE, {"wheel": c.stops})
-    return _complete(cashier.state(round_changes={"wheel": c.stops}), events)
+    return _complete(cashier, {"wheel": c.stops})
 
 
 # --- jackpot validation and hand pays (MD Ch. 9 J(4)) ---------------------------------------
@@ -716,7 +722,7 @@ def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, Ev
         return decided, events
     if lock.then is AfterJackpot.BONUS_SPIN:
         return _bonus_spin_or_complete(cashier)
-    return _complete(cashier.state(), events)
+    return _complete(cashier)
 
 
 def _set_jackpot_rules(s: TableState, c: SetJackpotRules) -> tuple[TableState, Events]:
@@ -731,13 +737,16 @@ def _set_jackpot_rules(s: TableState, c: SetJackpotRules) -> tuple[TableState, E
         None if before is None else before.hand_pay_cents)
 
 
-def _complete(s: TableState, events: Events) -> tuple[TableState, Events]:
-    r = s.round
+def _complete(cashier: Cashier,
+              round_changes: dict[str, Any] | None = None) -> tuple[TableState, Events]:
+    """The round is over: each seat's net, and a reshuffle due if the cut card came out."""
+    s = cashier.s
     assert s.shoe is not None
-    net = tuple(back - put for back, put in zip(r.returned, r.staked, strict=True))
+    net = tuple([back - put for back, put in zip(cashier.returned, cashier.staked, strict=True)])
     due = s.shoe.cut_card_out
-    events.record(RoundComplete, r.number, net, due)
-    return evolve(s, phase=Phase.COMPLETE, shuffle_due=due), events
+    cashier.events.record(RoundComplete, s.round.number, net, due)
+    return cashier.state(phase=Phase.COMPLETE, shuffle_due=due,
+                         round_changes=round_changes or {}), cashier.events
 
 
 # --- void (MD Ch. 11) -----------------------------------------------------------------------
@@ -781,7 +790,7 @@ def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, Events]:
             w.decision is _WAR for row in cashier.wagers for w in row):
         return _finish(cashier)
     if phase is Phase.BONUS_SPIN and not any(cashier.bonus):
-        return _complete(cashier.state(), events)
+        return _complete(cashier)
     return cashier.state(), events
 
 

@@ -327,7 +327,8 @@ class Events(list[Event]):
     __slots__ = ("_recorded",)
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
-        super().__init__(events)
+        if events:
+            super().__init__(events)
         # Not yet built, after the built ones: (class, *field values) recipes, or events
         # already built (no event is a tuple).
         self._recorded: list[Any] = []
@@ -351,7 +352,9 @@ class Events(list[Event]):
         """Add ``events``; another Events list's events are taken as they stand, unbuilt."""
         if type(events) is Events:
             with _BUILDING:
-                self._recorded += [*list.__iter__(events), *events._recorded]
+                if list.__len__(events):
+                    self._recorded += list.__iter__(events)
+                self._recorded += events._recorded
         else:
             if self._recorded:
                 self._build()

@@ -126,14 +126,16 @@ def busiest_bots(paytable: Paytable) -> tuple[Bot, ...]:
 def dealer_command(state: TableState, source: RandomSource) -> Command:
     """The dealer's next command (see :func:`etg.core.flow.dealer_next`), draws included."""
     action = dealer_next(state)
+    simple = _SIMPLE.get(action)
+    if simple is not None:
+        return simple
     if action is DealerAction.SHUFFLE:
         reason = ShuffleReason.NEW_SHOE if state.shoe is None else ShuffleReason.CUT_CARD
         return Shuffle(draw_shoe(state.paytable.shoe, source), reason)
-    if action is DealerAction.SPIN:
-        bonus = state.paytable.bonus_spin
-        assert bonus is not None, "the wheel spins only on a paytable with a Bonus Spin"
-        return Spin(draw_stops(bonus, state.paytable.seats, source))
-    return _SIMPLE[action]
+    assert action is DealerAction.SPIN
+    bonus = state.paytable.bonus_spin
+    assert bonus is not None, "the wheel spins only on a paytable with a Bonus Spin"
+    return Spin(draw_stops(bonus, state.paytable.seats, source))
 
 
 _SIMPLE: dict[DealerAction, Command] = {
