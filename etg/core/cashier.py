@@ -27,7 +27,7 @@ from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
-from etg.core.state import LEVELS, SpotWagers, TableState, without
+from etg.core.state import LEVELS, Recorded, SpotWagers, TableState, without
 
 # The spot wagers' kinds name the SpotWagers fields they settle; the others are not on a spot.
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
@@ -70,7 +70,7 @@ class Cashier:
         self.wagers = list(r.wagers)  # per seat, the row of spots: a new tuple when one changes
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
-        self.settled: list[WagerSettled] = []  # this command's results (its WagerSettled events)
+        self.settled: list[Recorded] = []  # this command's results: its WagerSettled, recorded
         jackpot = s.jackpot_rules
         self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
         self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
@@ -194,9 +194,8 @@ class Cashier:
     def _settle(self, seat: int, spot: int, payment: Payment, paid: int, capped: int,
                 credits: int) -> None:
         """Record the settlement: a WagerSettled event, and one of this command's results."""
-        result = WagerSettled(seat, spot, payment, paid, capped, credits)
-        self.settled.append(result)
-        self.events.add(result)
+        self.settled.append(self.events.record(WagerSettled, seat, spot, payment, paid, capped,
+                                               credits))
 
     def _clear(self, seat: int, spot: int, fields: Iterable[str]) -> None:
         """Take the wagers named by ``fields`` off the hand: settled, collected or returned."""
@@ -211,10 +210,10 @@ class Cashier:
             # Earlier commands' settlements are the round's results: one pass, then kept.
             hands = self._hands = {}
             limited = self.limited
-            for e in self.s.round.results:
-                if e.payment.kind in limited:
-                    key = (e.seat, e.spot)
-                    hands[key] = hands.get(key, 0) + e.paid - e.payment.returned
+            for seat_, spot_, payment, paid in self.s.round.settled():
+                if payment.kind in limited:
+                    key = (seat_, spot_)
+                    hands[key] = hands.get(key, 0) + paid - payment.returned
         return hands.get((seat, spot), 0)
 
     def _add_to_hand(self, seat: int, spot: int, win: int) -> None:
@@ -223,10 +222,9 @@ class Cashier:
 
     def state(self, **changes: Any) -> TableState:
         """The table with everything settled so far, and ``changes``."""
-        r = self.s.round
-        r = evolve(r, wagers=tuple(self.wagers), staked=tuple(self.staked),
-                   returned=tuple(self.returned), won=tuple(self.won),
-                   bonus_spin=tuple(self.bonus), results=(*r.results, *self.settled),
-                   **changes.pop("round_changes", {}))
+        r = self.s.round.settling(self.settled, wagers=tuple(self.wagers),
+                                  staked=tuple(self.staked), returned=tuple(self.returned),
+                                  won=tuple(self.won), bonus_spin=tuple(self.bonus),
+                                  **changes.pop("round_changes", {}))
         return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r,
                       meters=tuple(self.meters), **changes)

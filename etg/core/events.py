@@ -340,9 +340,13 @@ class Events(list[Event]):
         events._recorded.append(recipe)
         return events
 
-    def record(self, *recipe: Any) -> None:
-        """Add the event ``recipe[0](*recipe[1:])``: its class, then its field values."""
+    def record(self, *recipe: Any) -> tuple[Any, ...]:
+        """Add the event ``recipe[0](*recipe[1:])``: its class, then its field values.
+
+        Returns the record (the Cashier keeps its results so, see etg.core.state.Round).
+        """
         self._recorded.append(recipe)
+        return recipe
 
     def add(self, event: Event) -> None:
         """Add an event already built, after those recorded so far."""
