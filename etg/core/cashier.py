@@ -27,7 +27,14 @@ from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
-from etg.core.state import LEVELS, Recorded, SpotWagers, TableState, without
+from etg.core.state import (
+    LEVELS,
+    Recorded,
+    SpotWagers,
+    TableState,
+    settlement_order,
+    without,
+)
 
 # The spot wagers' kinds name the SpotWagers fields they settle; the others are not on a spot.
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
@@ -75,6 +82,16 @@ class Cashier:
         self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
         self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
         self.hold_all = False  # hold every award now (the Envy Bonuses after a held hand)
+        self._in_order: list[tuple[int, int, SpotWagers]] | None = None
+
+    def hands(self) -> list[tuple[int, int, SpotWagers]]:
+        """The hands with wagers as this command found them, in settlement order (found once).
+
+        Each is (seat, spot, the hand's wagers then); :meth:`wager` reads them as they are now.
+        """
+        if self._in_order is None:
+            self._in_order = settlement_order(self.s.round.wagers, self.s.settles_from_left)
+        return self._in_order
 
     def wager(self, seat: int, spot: int) -> SpotWagers:
         return self.wagers[seat - 1][spot - 1]

@@ -126,7 +126,6 @@ from etg.core.state import (
     is_tie,
     new_round,
     new_table,
-    settlement_order,
 )
 from etg.core.voids import void_wagers, voided_wagers
 from etg.core.wheel import stops_problem
@@ -551,7 +550,7 @@ def _settle_original(s: TableState) -> tuple[TableState, Events]:
     cashier = Cashier(s, events)
     pending: list[tuple[int, int]] = []
     outcomes = [None if card is None else compare(card, r.dealer_card) for card in r.spot_cards]
-    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
+    for seat, spot, w in cashier.hands():
         outcome = outcomes[spot - 1]
         assert outcome is not None
         cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
@@ -629,7 +628,7 @@ def _after_decision(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.state()
     if s.pending_decisions():
         return s, cashier.events
-    if any(w.decision is _WAR for row in cashier.wagers for w in row):
+    if any(cashier.wager(seat, spot).decision is _WAR for seat, spot, _ in cashier.hands()):
         return evolve(s, phase=Phase.WAR_PENDING), cashier.events
     return _finish(cashier)
 
@@ -640,7 +639,7 @@ def _settle_war(s: TableState) -> tuple[TableState, Events]:
     assert r.dealer_war_card is not None
     events = Events()
     cashier = Cashier(s, events)
-    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
+    for seat, spot, w in cashier.hands():
         if w.decision is not _WAR:
             continue
         card = r.war_cards[spot - 1]

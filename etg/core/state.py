@@ -205,11 +205,10 @@ class TableState:
         """(seat, spot) tie hands still waiting for War or Surrender, in settlement order."""
         if self.phase is not Phase.DECISIONS:
             return ()
-        return tuple(
-            (seat, spot) for seat, spot, w in settlement_order(self.round.wagers,
-                                                               self.settles_from_left)
-            if w.initial and w.decision is None and is_tie(self.round, spot)
-        )
+        r = self.round
+        ties = [spot for spot in range(1, len(r.spot_cards) + 1) if is_tie(r, spot)]
+        return tuple((seat, spot) for seat in self.settlement_seats for spot in ties
+                     if (w := r.wagers[seat - 1][spot - 1]).initial and w.decision is None)
 
 
 def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None,
