@@ -77,7 +77,9 @@ class Cashier:
         self.wagers = list(r.wagers)  # per seat, the row of spots: a new tuple when one changes
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
-        self.settled: list[Recorded] = []  # this command's results: its WagerSettled, recorded
+        # This command's results: its WagerSettled events, recorded (see Round.settling)
+        self.settled: list[Recorded] = []
+        self._record = events.record
         jackpot = s.jackpot_rules
         self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
         self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
@@ -111,19 +113,23 @@ class Cashier:
         """Settle ``payments`` of one seat on ``spot`` (0: the seat's own), within the limit."""
         i = seat - 1
         credits, returned, won, house = self.credits[i], self.returned[i], self.won[i], self.house
+        hand_pay = self.hand_pay
         cleared: list[str] = []
         for payment in payments:
             kind = payment.kind
             win = payment.win
             if win and kind in self.limited:
-                so_far = self._hand(seat, spot) if self.per_hand else won
+                if self.per_hand:
+                    hands = self._won_on_hands()
+                    so_far = hands.get((seat, spot), 0)
+                else:
+                    so_far = won
                 room = self.limit - so_far
                 if win > room:
                     win = room if room > 0 else 0
                 won += win
                 if self.per_hand:
-                    self._add_to_hand(seat, spot, win)
-            hand_pay = self.hand_pay
+                    hands[seat, spot] = so_far + win
             if hand_pay is not None and (win >= hand_pay or self.hold_all or kind is _PROGRESSIVE):
                 # MD Ch. 9 J(4)(c): validated by a floorperson before it is paid
                 self.held.append(HeldAward(seat, spot, payment, win, payment.win - win,
@@ -133,7 +139,8 @@ class Cashier:
             credits += paid
             returned += paid
             house += payment.stake - paid
-            self._settle(seat, spot, payment, paid, payment.win - win, credits)
+            self.settled.append(self._record(WagerSettled, seat, spot, payment, paid,
+                                             payment.win - win, credits))
             if kind is _BONUS_SPIN:
                 self.bonus[i] = 0
             elif kind in _SPOT_FIELDS:
@@ -150,7 +157,8 @@ class Cashier:
             self.pay(seat, spot, [payment])  # held, as pay() holds it
             return
         self.house += payment.stake
-        self._settle(seat, spot, payment, 0, 0, self.credits[seat - 1])
+        self.settled.append(self._record(WagerSettled, seat, spot, payment, 0, 0,
+                                         self.credits[seat - 1]))
         kind = payment.kind
         if kind is _BONUS_SPIN:
             self.bonus[seat - 1] = 0
@@ -169,7 +177,8 @@ class Cashier:
         self.credits[i] += paid
         self.returned[i] += paid
         self.house += payment.stake - paid - held.by_attendant
-        self._settle(held.seat, held.spot, payment, paid, held.capped, self.credits[i])
+        self.settled.append(self._record(WagerSettled, held.seat, held.spot, payment, paid,
+                                         held.capped, self.credits[i]))
         if held.hand_pay:
             self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
                                held.win, validator)
@@ -208,34 +217,24 @@ class Cashier:
             self._clear(seat, spot, fields)
         return amount
 
-    def _settle(self, seat: int, spot: int, payment: Payment, paid: int, capped: int,
-                credits: int) -> None:
-        """Record the settlement: a WagerSettled event, and one of this command's results."""
-        self.settled.append(self.events.record(WagerSettled, seat, spot, payment, paid, capped,
-                                               credits))
-
     def _clear(self, seat: int, spot: int, fields: Iterable[str]) -> None:
         """Take the wagers named by ``fields`` off the hand: settled, collected or returned."""
         row = list(self.wagers[seat - 1])
         row[spot - 1] = without(row[spot - 1], fields)
         self.wagers[seat - 1] = tuple(row)
 
-    def _hand(self, seat: int, spot: int) -> int:
-        """Winnings already counted against the limit on this hand (this round)."""
+    def _won_on_hands(self) -> dict[tuple[int, int], int]:
+        """Winnings counted against the limit so far this round, per (seat, spot) hand."""
         hands = self._hands
         if hands is None:
             # Earlier commands' settlements are the round's results: one pass, then kept.
             hands = self._hands = {}
             limited = self.limited
-            for seat_, spot_, payment, paid in self.s.round.settled():
+            for seat, spot, payment, paid in self.s.round.settled():
                 if payment.kind in limited:
-                    key = (seat_, spot_)
+                    key = (seat, spot)
                     hands[key] = hands.get(key, 0) + paid - payment.returned
-        return hands.get((seat, spot), 0)
-
-    def _add_to_hand(self, seat: int, spot: int, win: int) -> None:
-        assert self._hands is not None
-        self._hands[seat, spot] = self._hands.get((seat, spot), 0) + win
+        return hands
 
     def state(self, **changes: Any) -> TableState:
         """The table with everything settled so far, and ``changes``."""
