@@ -118,12 +118,18 @@ def test_two_threads_reading_at_once_see_every_event_once() -> None:
             events.record(BetsOpened, n)
         seen: list[list[Event]] = []
 
+        lengths: list[int] = []
+
         def read(events: Events = events, seen: list[list[Event]] = seen) -> None:
             seen.append(list(events))
 
-        readers = [threading.Thread(target=read) for _ in range(2)]
+        def count(events: Events = events, lengths: list[int] = lengths) -> None:
+            lengths.extend(len(events) for _ in range(20))
+
+        readers = [threading.Thread(target=work) for work in (read, count, read, count)]
         for reader in readers:
             reader.start()
         for reader in readers:
             reader.join()
         assert seen == [[BetsOpened(n) for n in range(50)]] * 2
+        assert set(lengths) == {50}

@@ -369,7 +369,10 @@ class Events(list[Event]):
         return self
 
     def __len__(self) -> int:
-        return list.__len__(self) + len(self._recorded)
+        if self._recorded:
+            with _BUILDING:  # not while another thread moves the recorded into the list
+                return list.__len__(self) + len(self._recorded)
+        return list.__len__(self)
 
     def __radd__(self, other: list[Event]) -> list[Event]:
         return other + list(self)
