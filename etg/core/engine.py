@@ -427,13 +427,14 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
     _need_phase(s, Phase.BETTING, "betting is not open")
     r = s.round
     empty = empty_row(len(r.spot_cards))
-    initial = False
-    payout = 0
+    initial = False  # an Initial Wager anywhere on the layout
+    payout = 0  # the Progressive Payout Wagers, for their meter
     for row in r.wagers:
         if row is not empty:
             for w in row:
                 if w is not NO_WAGERS:
-                    initial = initial or bool(w.initial)
+                    if w.initial:
+                        initial = True
                     payout += w.progressive_payout
     if not initial:
         raise Refused(Reason.NO_WAGERS, "no Initial Wager has been placed")
