@@ -471,8 +471,8 @@ def _deal(s: TableState, c: Deal) -> tuple[TableState, Events]:
     r = s.round
     cards: list[Card | None] = [None] * len(r.spot_cards)
     for spot in _spots_in_play(s):  # MD Ch. 8 F(1): from the dealer's left, spot 1 upward
-        cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=False)
-    dealer_card = dealer.deal(Target.DEALER, 0, war=False)  # MD Ch. 8 F(2)
+        cards[spot - 1] = dealer.deal(_SPOT, spot, war=False)
+    dealer_card = dealer.deal(_DEALER, 0, war=False)  # MD Ch. 8 F(2)
     r = evolve(r, spot_cards=tuple(cards), dealer_card=dealer_card)
     return evolve(s, phase=Phase.DEALT, shoe=dealer.shoe(burned=True), round=r,
                   dealer_burn_due=False), events
@@ -493,10 +493,10 @@ def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, Events]:
     for spot in range(1, len(r.spot_cards) + 1):
         # MD Ch. 9 H: a War card to each spot with a War Wager; none where all surrendered
         if spot in at_war:
-            war_cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=True)
+            war_cards[spot - 1] = dealer.deal(_SPOT, spot, war=True)
     if burns.before_dealer:  # S.D. 20:18:16:15.17(4)(d): "The dealer burns three more cards"
         dealer.burn(burns.before_dealer)
-    dealer_card = dealer.deal(Target.DEALER, 0, war=True)
+    dealer_card = dealer.deal(_DEALER, 0, war=True)
     r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer_card)
     return evolve(s, phase=Phase.WAR_DEALT, shoe=dealer.shoe(), round=r), events
 
@@ -945,6 +945,7 @@ _INITIAL, _TIE = BetKind.INITIAL, BetKind.TIE
 _PROGRESSIVE_PAYOUT, _BONUS_SPIN = BetKind.PROGRESSIVE_PAYOUT, BetKind.BONUS_SPIN
 _WAR = Decision.WAR
 _TIED = Outcome.TIE
+_SPOT, _DEALER = Target.SPOT, Target.DEALER
 _JACKPOT = Phase.JACKPOT
 
 # MD Ch. 9 J(4)(c): while a jackpot waits for its validation, play stops; the supervisor may
