@@ -25,7 +25,7 @@ class Suit(Enum):
 
     @property
     def colour(self) -> Colour:
-        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+        return _SUIT_COLOURS[self]
 
     @property
     def symbol(self) -> str:
@@ -33,6 +33,8 @@ class Suit(Enum):
 
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_COLOURS = {Suit.CLUBS: Colour.BLACK, Suit.DIAMONDS: Colour.RED, Suit.HEARTS: Colour.RED,
+                 Suit.SPADES: Colour.BLACK}
 
 
 class Rank(IntEnum):

@@ -17,16 +17,24 @@ table, and :meth:`Cashier.release` pays them once a floorperson validates.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from etg.core.events import Event, HandPaid, ProgressiveAwarded, WagerSettled
+from etg.core.events import Events, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
 from etg.core.jackpot import HeldAward
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
-from etg.core.state import LEVELS, SpotWagers, TableState
+from etg.core.state import (
+    LEVELS,
+    Recorded,
+    SpotWagers,
+    TableState,
+    settlement_order,
+    without,
+)
 
 # The spot wagers' kinds name the SpotWagers fields they settle; the others are not on a spot.
 _SPOT_FIELDS = {kind: kind.value for kind in (WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR,
@@ -51,7 +59,7 @@ _PROGRESSIVE = WagerKind.PROGRESSIVE
 
 
 class Cashier:
-    def __init__(self, s: TableState, events: list[Event]) -> None:
+    def __init__(self, s: TableState, events: Events) -> None:
         r = s.round
         self.s = s
         self.events = events
@@ -69,18 +77,31 @@ class Cashier:
         self.wagers = list(r.wagers)  # per seat, the row of spots: a new tuple when one changes
         self.bonus = list(r.bonus_spin)
         self.meters = list(s.meters)
-        self._first_event = len(events)  # this command's WagerSettled events are its results
+        # This command's results: its WagerSettled events, recorded (see Round.settling)
+        self.settled: list[Recorded] = []
+        self._record = events.record
         jackpot = s.jackpot_rules
         self.hand_pay = None if jackpot is None else jackpot.hand_pay_cents  # None: never hold
         self.held: list[HeldAward] = []  # awards waiting for a jackpot's validation
         self.hold_all = False  # hold every award now (the Envy Bonuses after a held hand)
+        self._in_order: list[tuple[int, int, SpotWagers]] | None = None
+
+    def hands(self) -> list[tuple[int, int, SpotWagers]]:
+        """The hands with wagers as this command found them, in settlement order (found once).
+
+        Each is (seat, spot, the hand's wagers then); :meth:`wager` reads them as they are now.
+        """
+        if self._in_order is None:
+            self._in_order = settlement_order(self.s.round.wagers, self.s.settles_from_left)
+        return self._in_order
 
     def wager(self, seat: int, spot: int) -> SpotWagers:
         return self.wagers[seat - 1][spot - 1]
 
     def set_wager(self, seat: int, spot: int, wagers: SpotWagers) -> None:
-        row = self.wagers[seat - 1]
-        self.wagers[seat - 1] = (*row[: spot - 1], wagers, *row[spot:])
+        row = list(self.wagers[seat - 1])
+        row[spot - 1] = wagers
+        self.wagers[seat - 1] = tuple(row)
 
     def stake(self, seat: int, spot: int, amount: int, wagers: SpotWagers) -> None:
         """Take ``amount`` from the seat's credits onto the layout as ``wagers``."""
@@ -90,25 +111,26 @@ class Cashier:
 
     def pay(self, seat: int, spot: int, payments: list[Payment]) -> None:
         """Settle ``payments`` of one seat on ``spot`` (0: the seat's own), within the limit."""
-        if not payments:
-            return
         i = seat - 1
         credits, returned, won, house = self.credits[i], self.returned[i], self.won[i], self.house
-        events = self.events
-        cleared: tuple[str, ...] = ()
+        hand_pay = self.hand_pay
+        cleared: list[str] = []
         for payment in payments:
+            kind = payment.kind
             win = payment.win
-            if win and payment.kind in self.limited:
-                so_far = self._hand(seat, spot) if self.per_hand else won
+            if win and kind in self.limited:
+                if self.per_hand:
+                    hands = self._won_on_hands()
+                    so_far = hands.get((seat, spot), 0)
+                else:
+                    so_far = won
                 room = self.limit - so_far
                 if win > room:
                     win = room if room > 0 else 0
                 won += win
                 if self.per_hand:
-                    self._add_to_hand(seat, spot, win)
-            hand_pay = self.hand_pay
-            if hand_pay is not None and (win >= hand_pay or self.hold_all
-                                         or payment.kind is _PROGRESSIVE):
+                    hands[seat, spot] = so_far + win
+            if hand_pay is not None and (win >= hand_pay or self.hold_all or kind is _PROGRESSIVE):
                 # MD Ch. 9 J(4)(c): validated by a floorperson before it is paid
                 self.held.append(HeldAward(seat, spot, payment, win, payment.win - win,
                                            win >= hand_pay))
@@ -117,17 +139,31 @@ class Cashier:
             credits += paid
             returned += paid
             house += payment.stake - paid
-            events.append(WagerSettled(seat, spot, payment, paid, payment.win - win, credits))
-            kind = payment.kind
+            self.settled.append(self._record(WagerSettled, seat, spot, payment, paid,
+                                             payment.win - win, credits))
             if kind is _BONUS_SPIN:
                 self.bonus[i] = 0
             elif kind in _SPOT_FIELDS:
-                cleared += (_SPOT_FIELDS[kind],)
+                cleared.append(_SPOT_FIELDS[kind])
         self.credits[i], self.returned[i], self.won[i], self.house = credits, returned, won, house
         if cleared:
-            row = self.wagers[i]
-            settled = evolve(row[spot - 1], **dict.fromkeys(cleared, 0))
-            self.wagers[i] = (*row[: spot - 1], settled, *row[spot:])
+            self._clear(seat, spot, cleared)
+
+    def collect(self, seat: int, spot: int, payment: Payment) -> None:
+        """A lost wager's stake goes to the house: :meth:`pay` of one loss, in fewer steps."""
+        hand_pay = self.hand_pay
+        if hand_pay is not None and (self.hold_all or hand_pay <= 0
+                                     or payment.kind is _PROGRESSIVE):
+            self.pay(seat, spot, [payment])  # held, as pay() holds it
+            return
+        self.house += payment.stake
+        self.settled.append(self._record(WagerSettled, seat, spot, payment, 0, 0,
+                                         self.credits[seat - 1]))
+        kind = payment.kind
+        if kind is _BONUS_SPIN:
+            self.bonus[seat - 1] = 0
+        elif kind in _SPOT_FIELDS:
+            self._clear(seat, spot, (_SPOT_FIELDS[kind],))
 
     def release(self, held: HeldAward, round_number: int, validator: str) -> None:
         """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
@@ -141,17 +177,16 @@ class Cashier:
         self.credits[i] += paid
         self.returned[i] += paid
         self.house += payment.stake - paid - held.by_attendant
-        self.events.append(WagerSettled(held.seat, held.spot, payment, paid, held.capped,
-                                        self.credits[i]))
+        self.settled.append(self._record(WagerSettled, held.seat, held.spot, payment, paid,
+                                         held.capped, self.credits[i]))
         if held.hand_pay:
-            self.events.append(HandPaid(round_number, held.seat, held.spot, payment.kind,
-                                        held.win, validator))
+            self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
+                               held.win, validator)
         kind = payment.kind
         if kind is _BONUS_SPIN:
             self.bonus[i] = 0
         elif kind in _SPOT_FIELDS:
-            self.set_wager(held.seat, held.spot,
-                           evolve(self.wager(held.seat, held.spot), **{_SPOT_FIELDS[kind]: 0}))
+            self._clear(held.seat, held.spot, (_SPOT_FIELDS[kind],))
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
         """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""
@@ -161,8 +196,8 @@ class Cashier:
         assert rules is not None and state is not None
         after, done = award(rules, state, percent)
         self.meters[index] = after
-        self.events.append(ProgressiveAwarded(level, seat, spot, done.amount, state.cents,
-                                              after.cents, done.seeded, done.from_reserve))
+        self.events.record(ProgressiveAwarded, level, seat, spot, done.amount, state.cents,
+                           after.cents, done.seeded, done.from_reserve)
         self.pay(seat, spot, [Payment(WagerKind.PROGRESSIVE, Result.WON, 0, 0, done.amount)])
 
     def give_back(self, seat: int, spot: int, payments: list[Payment]) -> int:
@@ -179,34 +214,33 @@ class Cashier:
         if any(p.kind is _BONUS_SPIN for p in payments):
             self.bonus[i] = 0
         if fields:
-            self.set_wager(seat, spot, evolve(self.wager(seat, spot), **dict.fromkeys(fields, 0)))
+            self._clear(seat, spot, fields)
         return amount
 
-    def _hand(self, seat: int, spot: int) -> int:
-        """Winnings already counted against the limit on this hand (this round)."""
+    def _clear(self, seat: int, spot: int, fields: Iterable[str]) -> None:
+        """Take the wagers named by ``fields`` off the hand: settled, collected or returned."""
+        row = list(self.wagers[seat - 1])
+        row[spot - 1] = without(row[spot - 1], fields)
+        self.wagers[seat - 1] = tuple(row)
+
+    def _won_on_hands(self) -> dict[tuple[int, int], int]:
+        """Winnings counted against the limit so far this round, per (seat, spot) hand."""
         hands = self._hands
         if hands is None:
             # Earlier commands' settlements are the round's results: one pass, then kept.
             hands = self._hands = {}
             limited = self.limited
-            for e in self.s.round.results:
-                if e.payment.kind in limited:
-                    key = (e.seat, e.spot)
-                    hands[key] = hands.get(key, 0) + e.paid - e.payment.returned
-        return hands.get((seat, spot), 0)
-
-    def _add_to_hand(self, seat: int, spot: int, win: int) -> None:
-        assert self._hands is not None
-        self._hands[seat, spot] = self._hands.get((seat, spot), 0) + win
+            for seat, spot, payment, paid in self.s.round.settled():
+                if payment.kind in limited:
+                    key = (seat, spot)
+                    hands[key] = hands.get(key, 0) + paid - payment.returned
+        return hands
 
     def state(self, **changes: Any) -> TableState:
         """The table with everything settled so far, and ``changes``."""
-        r = self.s.round
-        results = tuple([e for e in self.events[self._first_event:] if type(e) is WagerSettled])
-        r = evolve(r, wagers=tuple(self.wagers), staked=tuple(self.staked),
-                   returned=tuple(self.returned), won=tuple(self.won),
-                   bonus_spin=tuple(self.bonus), results=r.results + results,
-                   **changes.pop("round_changes", {}))
+        r = self.s.round.settling(self.settled, wagers=tuple(self.wagers),
+                                  staked=tuple(self.staked), returned=tuple(self.returned),
+                                  won=tuple(self.won), bonus_spin=tuple(self.bonus),
+                                  **changes.pop("round_changes", {}))
         return evolve(self.s, credits=tuple(self.credits), house=self.house, round=r,
                       meters=tuple(self.meters), **changes)
-

@@ -20,7 +20,7 @@ the dealer's left where the paytable's ``settle_from`` says so (PA 2011, S.D.).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from etg.core.cards import Card
 from etg.core.cashier import Cashier
@@ -64,7 +64,7 @@ from etg.core.events import (
     CutCardOut,
     DecisionMade,
     DecisionsOpened,
-    Event,
+    Events,
     JackpotLocked,
     JackpotRulesSet,
     JackpotValidated,
@@ -117,7 +117,6 @@ from etg.core.state import (
     LEVELS,
     NO_WAGERS,
     VOIDABLE,
-    Grid,
     Phase,
     Round,
     SpotWagers,
@@ -127,15 +126,16 @@ from etg.core.state import (
     is_tie,
     new_round,
     new_table,
-    settlement_order,
 )
 from etg.core.voids import void_wagers, voided_wagers
 from etg.core.wheel import stops_problem
 
 __all__ = ["Phase", "Round", "SpotWagers", "TableState", "apply", "new_table"]
 
+T = TypeVar("T")
 
-def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]:
+
+def apply(state: TableState, command: Command) -> tuple[TableState, Events]:
     """The table after ``command`` and what happened; raises :class:`Refused`."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -151,7 +151,7 @@ def apply(state: TableState, command: Command) -> tuple[TableState, list[Event]]
 
 # --- between rounds -------------------------------------------------------------------------
 
-def _shuffle(s: TableState, c: Shuffle) -> tuple[TableState, list[Event]]:
+def _shuffle(s: TableState, c: Shuffle) -> tuple[TableState, Events]:
     if s.phase is not Phase.IDLE:
         raise Refused(Reason.ROUND_IN_PROGRESS, "the shoe is shuffled only between rounds")
     problem = draw_problem(s.paytable.shoe, c.draw)
@@ -159,24 +159,24 @@ def _shuffle(s: TableState, c: Shuffle) -> tuple[TableState, list[Event]]:
         raise Refused(Reason.INVALID_DRAW, problem)
     number = (s.shoe.shuffle_number if s.shoe else 0) + 1
     shoe = ShoeState(c.draw, shuffle_number=number)
-    return evolve(s, shoe=shoe, shuffle_due=False), [
-        ShoeShuffled(number, c.reason, c.draw.cut_index)]
+    return evolve(s, shoe=shoe, shuffle_due=False), Events.of(
+        ShoeShuffled, number, c.reason, c.draw.cut_index)
 
 
-def _open_bets(s: TableState, c: OpenBets) -> tuple[TableState, list[Event]]:
+def _open_bets(s: TableState, c: OpenBets) -> tuple[TableState, Events]:
     _need_phase(s, Phase.IDLE, "betting opens between rounds")
     if s.shoe is None or s.shuffle_due:
         raise Refused(Reason.SHUFFLE_DUE, "the shoe must be shuffled before the next round")
-    return evolve(s, phase=Phase.BETTING), [BetsOpened(s.round.number)]
+    return evolve(s, phase=Phase.BETTING), Events.of(BetsOpened, s.round.number)
 
 
-def _next_round(s: TableState, c: NextRound) -> tuple[TableState, list[Event]]:
+def _next_round(s: TableState, c: NextRound) -> tuple[TableState, Events]:
     if s.phase not in (Phase.COMPLETE, Phase.VOIDED):
         raise Refused(Reason.WRONG_PHASE, "the round is not over")
     number = s.round.number + 1
     return evolve(s, phase=Phase.IDLE, round=new_round(s.paytable, number),
-                  last_bets=s.round.placed, last_bonus=s.round.bonus_placed), [
-        TableCleared(number)]
+                  last_bets=s.round.placed, last_bonus=s.round.bonus_placed), Events.of(
+        TableCleared, number)
 
 
 def refusal(state: TableState, command: Command) -> str | None:
@@ -192,7 +192,7 @@ def refusal(state: TableState, command: Command) -> str | None:
     return None
 
 
-def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, list[Event]]:
+def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, Events]:
     """A new game configuration: new shoe, the same round count, progressive meters carried.
 
     A meter the new paytable does not have would take the players' contributions
@@ -223,18 +223,18 @@ def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, list
     switched = evolve(fresh, round=new_round(c.paytable, s.round.number), meters=tuple(meters),
                       house=s.house, dealer=s.dealer, dealer_burn_due=s.dealer_burn_due,
                       jackpot_rules=s.jackpot_rules)
-    return switched, [PaytableSwitched(s.paytable.id, c.paytable.id, tuple(carried))]
+    return switched, Events.of(PaytableSwitched, s.paytable.id, c.paytable.id, tuple(carried))
 
 
-def _cash_in(s: TableState, c: CashIn) -> tuple[TableState, list[Event]]:
+def _cash_in(s: TableState, c: CashIn) -> tuple[TableState, Events]:
     _need_seat(s, c.seat)
     if c.amount <= 0:
         raise Refused(Reason.NOT_POSITIVE, "cash in must be a positive amount")
     credits = _add(s.credits, c.seat, c.amount)
-    return evolve(s, credits=credits), [CreditsIn(c.seat, c.amount, credits[c.seat - 1])]
+    return evolve(s, credits=credits), Events.of(CreditsIn, c.seat, c.amount, credits[c.seat - 1])
 
 
-def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, list[Event]]:
+def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, Events]:
     _need_seat(s, c.seat)
     amount = s.credits[c.seat - 1]
     if amount <= 0:
@@ -245,12 +245,13 @@ def _cash_out(s: TableState, c: CashOut) -> tuple[TableState, list[Event]]:
         raise Refused(Reason.ROUND_IN_PROGRESS,
                       f"seat {c.seat} has wagers in this round; cash out after the round "
                       f"(a void would return them)")
-    return evolve(s, credits=_add(s.credits, c.seat, -amount)), [CreditsOut(c.seat, amount)]
+    return (evolve(s, credits=_add(s.credits, c.seat, -amount)),
+            Events.of(CreditsOut, c.seat, amount))
 
 
 # --- betting (MD Ch. 7) ---------------------------------------------------------------------
 
-def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
+def _place(s: TableState, c: PlaceWager) -> tuple[TableState, Events]:
     _need_betting(s)
     p = s.paytable
     seat, spot, kind, amount = c.seat, c.spot, c.kind, c.amount
@@ -282,9 +283,9 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, list[Event]]:
     r = s.round
     credits = s.credits[seat - 1] - amount
     row = (*row[: spot - 1], wagers, *row[spot:])
-    r = evolve(r, wagers=_set_row(r.wagers, seat, row), staked=_add(r.staked, seat, amount))
+    r = evolve(r, wagers=_put(r.wagers, seat, row), staked=_add(r.staked, seat, amount))
     s = evolve(s, credits=_put(s.credits, seat, credits), round=r)
-    return s, [WagerPlaced(seat, spot, kind, amount, total, credits)]
+    return s, Events.of(WagerPlaced, seat, spot, kind, amount, total, credits)
 
 
 def _need_spot_limit(most: int, adjacent: bool, row: tuple[SpotWagers, ...], spot: int) -> None:
@@ -314,7 +315,7 @@ def _need_spot_limit(most: int, adjacent: bool, row: tuple[SpotWagers, ...], spo
                       f"empty between them (MD Ch. 7 E)")
 
 
-def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, list[Event]]:
+def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, Events]:
     _need_betting(s)
     seat, amount = c.seat, c.amount
     _need_seat(s, seat)
@@ -326,37 +327,35 @@ def _place_bonus_spin(s: TableState, c: PlaceBonusSpin) -> tuple[TableState, lis
     _need_credits(s, seat, amount)
     credits = s.credits[seat - 1] - amount
     r = evolve(r, bonus_spin=_put(r.bonus_spin, seat, amount), staked=_add(r.staked, seat, amount))
-    return evolve(s, credits=_put(s.credits, seat, credits), round=r), [
-        WagerPlaced(seat, 0, _BONUS_SPIN, amount, amount, credits)]
+    return evolve(s, credits=_put(s.credits, seat, credits), round=r), Events.of(
+        WagerPlaced, seat, 0, _BONUS_SPIN, amount, amount, credits)
 
 
-def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, list[Event]]:
+def _clear(s: TableState, c: ClearWagers) -> tuple[TableState, Events]:
     _need_betting(s)
     _need_seat(s, c.seat)
     refund = _seat_total(s, c.seat)
     if not refund:
         raise Refused(Reason.NOTHING_TO_CLEAR, f"seat {c.seat} has no wagers to clear")
     r = s.round
-    wagers = _set_row(r.wagers, c.seat, empty_row(len(r.spot_cards)))
+    wagers = _put(r.wagers, c.seat, empty_row(len(r.spot_cards)))
     s = evolve(s, credits=_add(s.credits, c.seat, refund),
                round=evolve(r, wagers=wagers, staked=_add(r.staked, c.seat, -refund),
                             bonus_spin=_put(r.bonus_spin, c.seat, 0)))
-    return s, [WagersCleared(c.seat, refund, s.credits[c.seat - 1])]
+    return s, Events.of(WagersCleared, c.seat, refund, s.credits[c.seat - 1])
 
 
-def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, list[Event]]:
+def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, Events]:
     _need_betting(s)
-    _need_seat(s, c.seat)
-    if _seat_total(s, c.seat):
+    seat = c.seat
+    _need_seat(s, seat)
+    if _seat_total(s, seat):
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
-    last = s.last_bets[c.seat - 1]
-    bonus = s.last_bonus[c.seat - 1]
-    if last is empty_row(len(last)) or not _row_total(last):
-        raise Refused(Reason.NOTHING_TO_REPEAT, f"seat {c.seat} had no wagers last round")
-    return _replace_row(s, c.seat, last, bonus)
+    return _replace_row(s, seat, s.last_bets[seat - 1], s.last_bonus[seat - 1],
+                        Reason.NOTHING_TO_REPEAT)
 
 
-def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, list[Event]]:
+def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, Events]:
     _need_betting(s)
     _need_seat(s, c.seat)
     row = s.round.wagers[c.seat - 1]
@@ -364,64 +363,84 @@ def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, list[Event]]:
         raise Refused(Reason.NOTHING_TO_DOUBLE, f"seat {c.seat} has no wagers to double")
     # The fixed-amount side wagers (Progressive Payout, Bonus Spin) stay as they are.
     doubled = tuple(evolve(w, initial=2 * w.initial, tie=2 * w.tie) for w in row)
-    return _replace_row(s, c.seat, doubled, s.round.bonus_spin[c.seat - 1])
+    return _replace_row(s, c.seat, doubled, s.round.bonus_spin[c.seat - 1],
+                        Reason.NOTHING_TO_DOUBLE)
 
 
-def _replace_row(
-    s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int
-) -> tuple[TableState, list[Event]]:
-    """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check."""
+_NOTHING = {Reason.NOTHING_TO_REPEAT: "seat {} had no wagers last round",
+            Reason.NOTHING_TO_DOUBLE: "seat {} has no wagers to double"}
+
+
+def _replace_row(s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int,
+                 nothing: Reason) -> tuple[TableState, Events]:
+    """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check.
+
+    Each spot is checked as its own PLACE would be, and the events are those of placing the
+    wagers one by one. A row with no wager on it is refused for ``nothing``.
+    """
     p = s.paytable
     r = s.round
-    old = r.wagers[seat - 1]
-    total = bonus
+    limits = p.limits
+    i = seat - 1
+    credits = s.credits[i]
+    was_bonus = r.bonus_spin[i]
+    events = Events()
+    on_row = placed = 0  # cents on the seat's spots before and after
     initial = False
-    changed: list[tuple[int, SpotWagers, SpotWagers]] = []
-    for spot, (before, after) in enumerate(zip(old, row, strict=True), start=1):
+    for spot, (before, after) in enumerate(zip(r.wagers[i], row, strict=True), start=1):
+        if after is before is NO_WAGERS:
+            continue
+        if before is not NO_WAGERS:
+            on_row += before.on_table
         if after is not NO_WAGERS:
             if after.initial:
-                _need_limit("Initial Wager", p.limits.initial, after.initial)
+                _need_limit("Initial Wager", limits.initial, after.initial)
                 initial = True
             if after.tie:
-                _need_limit("Tie Wager", p.limits.tie, after.tie)
+                _need_limit("Tie Wager", limits.tie, after.tie)
             if after.progressive_payout:
                 _need_progressive_payout(p, after.initial, 0, after.progressive_payout)
-            total += after.on_table
-        if before is not after:
-            changed.append((spot, before, after))
+            placed += after.on_table
+        if after is not before:
+            for kind, was, now in ((_INITIAL, before.initial, after.initial),
+                                   (_TIE, before.tie, after.tie),
+                                   (_PROGRESSIVE_PAYOUT, before.progressive_payout,
+                                    after.progressive_payout)):
+                if now != was:
+                    credits -= now - was
+                    events.record(WagerPlaced, seat, spot, kind, now - was, now, credits)
+    if not placed:
+        raise Refused(nothing, _NOTHING[nothing].format(seat))
     if bonus:
         _need_bonus_spin(s, seat, bonus, initial=initial)
-    added = total - _seat_total(s, seat)
+    added = placed + bonus - on_row - was_bonus
     _need_credits(s, seat, added)
-    credits = s.credits[seat - 1]
-    events: list[Event] = []
-    for spot, before, after in changed:
-        for kind, was, now in ((_INITIAL, before.initial, after.initial),
-                               (_TIE, before.tie, after.tie),
-                               (_PROGRESSIVE_PAYOUT, before.progressive_payout,
-                                after.progressive_payout)):
-            if now != was:
-                credits -= now - was
-                events.append(WagerPlaced(seat, spot, kind, now - was, now, credits))
-    if bonus != r.bonus_spin[seat - 1]:
-        credits -= bonus - r.bonus_spin[seat - 1]
-        events.append(WagerPlaced(seat, 0, _BONUS_SPIN, bonus, bonus, credits))
-    r = evolve(r, wagers=_set_row(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
+    if bonus != was_bonus:
+        credits -= bonus - was_bonus
+        events.record(WagerPlaced, seat, 0, _BONUS_SPIN, bonus, bonus, credits)
+    r = evolve(r, wagers=_put(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
                staked=_add(r.staked, seat, added))
     return evolve(s, credits=_add(s.credits, seat, -added), round=r), events
 
 
-def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, list[Event]]:
+def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
     _need_phase(s, Phase.BETTING, "betting is not open")
     r = s.round
     empty = empty_row(len(r.spot_cards))
-    rows = [row for row in r.wagers if row is not empty]
-    if not any(w.initial for row in rows for w in row):
+    initial = False  # an Initial Wager anywhere on the layout
+    payout = 0  # the Progressive Payout Wagers, for their meter
+    for row in r.wagers:
+        if row is not empty:
+            for w in row:
+                if w is not NO_WAGERS:
+                    if w.initial:
+                        initial = True
+                    payout += w.progressive_payout
+    if not initial:
         raise Refused(Reason.NO_WAGERS, "no Initial Wager has been placed")
-    events: list[Event] = [BetsClosed(r.number)]
+    events = Events.of(BetsClosed, r.number)
     meters = list(s.meters)
     bonus = sum(r.bonus_spin)
-    payout = sum(w.progressive_payout for row in rows for w in row if w is not NO_WAGERS)
     fed_by = (bonus, bonus, payout)  # in LEVELS order: primary, secondary, Progressive Payout
     for i, level in enumerate(LEVELS):  # MD Ch. 10 C(1), D(3)(a): at No More Bets
         meter, wagers = meters[i], fed_by[i]
@@ -432,18 +451,18 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, list[Event]]:
             continue
         after, done = contribute(rules, meter, wagers)
         meters[i] = after
-        events.append(ProgressiveContributed(level, wagers, done.millionths, done.to_meter,
-                                             done.to_reserve, after.cents))
+        events.record(ProgressiveContributed, level, wagers, done.millionths, done.to_meter,
+                      done.to_reserve, after.cents)
     r = evolve(r, placed=r.wagers, bonus_placed=r.bonus_spin, meters_before=s.meters)
     return evolve(s, phase=Phase.BETS_CLOSED, round=r, meters=tuple(meters)), events
 
 
 # --- the deals (MD Ch. 8, Ch. 9 H) ----------------------------------------------------------
 
-def _deal(s: TableState, c: Deal) -> tuple[TableState, list[Event]]:
+def _deal(s: TableState, c: Deal) -> tuple[TableState, Events]:
     _need_phase(s, Phase.BETS_CLOSED, "the original deal follows No More Bets")
     assert s.shoe is not None
-    events: list[Event] = []
+    events = Events()
     dealer = _Dealer(s.shoe, events)
     if not s.shoe.burned:  # MD Ch. 8 E(1): the first card after a shuffle is burned
         dealer.burn(1)
@@ -452,17 +471,17 @@ def _deal(s: TableState, c: Deal) -> tuple[TableState, list[Event]]:
     r = s.round
     cards: list[Card | None] = [None] * len(r.spot_cards)
     for spot in _spots_in_play(s):  # MD Ch. 8 F(1): from the dealer's left, spot 1 upward
-        cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=False)
-    dealer_card = dealer.deal(Target.DEALER, 0, war=False)  # MD Ch. 8 F(2)
+        cards[spot - 1] = dealer.deal(_SPOT, spot, war=False)
+    dealer_card = dealer.deal(_DEALER, 0, war=False)  # MD Ch. 8 F(2)
     r = evolve(r, spot_cards=tuple(cards), dealer_card=dealer_card)
     return evolve(s, phase=Phase.DEALT, shoe=dealer.shoe(burned=True), round=r,
                   dealer_burn_due=False), events
 
 
-def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
+def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, Events]:
     _need_phase(s, Phase.WAR_PENDING, "the War deal follows the War Wagers")
     assert s.shoe is not None
-    events: list[Event] = []
+    events = Events()
     dealer = _Dealer(s.shoe, events)
     burns = s.paytable.war_burn
     if burns.before_players:  # MD Ch. 9 H: three cards burned face down
@@ -474,10 +493,10 @@ def _war_deal(s: TableState, c: WarDeal) -> tuple[TableState, list[Event]]:
     for spot in range(1, len(r.spot_cards) + 1):
         # MD Ch. 9 H: a War card to each spot with a War Wager; none where all surrendered
         if spot in at_war:
-            war_cards[spot - 1] = dealer.deal(Target.SPOT, spot, war=True)
+            war_cards[spot - 1] = dealer.deal(_SPOT, spot, war=True)
     if burns.before_dealer:  # S.D. 20:18:16:15.17(4)(d): "The dealer burns three more cards"
         dealer.burn(burns.before_dealer)
-    dealer_card = dealer.deal(Target.DEALER, 0, war=True)
+    dealer_card = dealer.deal(_DEALER, 0, war=True)
     r = evolve(r, war_cards=tuple(war_cards), dealer_war_card=dealer_card)
     return evolve(s, phase=Phase.WAR_DEALT, shoe=dealer.shoe(), round=r), events
 
@@ -488,24 +507,24 @@ class _Dealer:
     The cut card comes out before the card it stands in front of (MD Ch. 8 G).
     """
 
-    def __init__(self, shoe: ShoeState, events: list[Event]) -> None:
+    def __init__(self, shoe: ShoeState, events: Events) -> None:
         self._shoe = shoe
         self._position = shoe.position
         self._events = events
 
     def _next(self) -> Card:
         if self._position == self._shoe.draw.cut_index:
-            self._events.append(CutCardOut())
+            self._events.record(CutCardOut)
         card = self._shoe.card_at(self._position)
         self._position += 1
         return card
 
     def burn(self, count: int) -> None:
-        self._events.append(CardsBurned(tuple(self._next() for _ in range(count))))
+        self._events.record(CardsBurned, tuple(self._next() for _ in range(count)))
 
     def deal(self, target: Target, spot: int, war: bool) -> Card:
         card = self._next()
-        self._events.append(CardDealt(target, spot, card, war))
+        self._events.record(CardDealt, target, spot, card, war)
         return card
 
     def shoe(self, **changes: Any) -> ShoeState:
@@ -516,7 +535,7 @@ class _Dealer:
 
 # --- settlement (MD Ch. 9 B, E, I; Ch. 10 A) ------------------------------------------------
 
-def _settle(s: TableState, c: Settle) -> tuple[TableState, list[Event]]:
+def _settle(s: TableState, c: Settle) -> tuple[TableState, Events]:
     if s.phase is Phase.DEALT:
         return _settle_original(s)
     if s.phase is Phase.WAR_DEALT:
@@ -524,15 +543,15 @@ def _settle(s: TableState, c: Settle) -> tuple[TableState, list[Event]]:
     raise Refused(Reason.WRONG_PHASE, "there is no deal to settle")
 
 
-def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
+def _settle_original(s: TableState) -> tuple[TableState, Events]:
     p = s.paytable
     r = s.round
     assert r.dealer_card is not None
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
     pending: list[tuple[int, int]] = []
     outcomes = [None if card is None else compare(card, r.dealer_card) for card in r.spot_cards]
-    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
+    for seat, spot, w in cashier.hands():
         outcome = outcomes[spot - 1]
         assert outcome is not None
         cashier.pay(seat, spot, settle_original(p.payouts, outcome, w.initial, w.tie))
@@ -541,12 +560,12 @@ def _settle_original(s: TableState) -> tuple[TableState, list[Event]]:
     if pending:
         if cashier.held:  # a big Tie Wager win: validated before the decisions open
             return _lock(cashier, AfterJackpot.DECISIONS)
-        events.append(DecisionsOpened(tuple(pending)))
+        events.record(DecisionsOpened, tuple(pending))
         return cashier.state(phase=Phase.DECISIONS), events
     return _finish(cashier)
 
 
-def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
+def _decide(s: TableState, c: Decide) -> tuple[TableState, Events]:
     _need_phase(s, Phase.DECISIONS, "there is no tie hand to decide")
     _need_seat(s, c.seat)
     if not 1 <= c.spot <= len(s.round.spot_cards):
@@ -568,15 +587,15 @@ def _decide(s: TableState, c: Decide) -> tuple[TableState, list[Event]]:
         _need_limit("Tie Wager", p.limits.tie, c.war_tie)
     if c.decision is Decision.WAR:
         _need_credits(s, c.seat, w.initial + c.war_tie)
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
     _make_decision(cashier, c.seat, c.spot, c.decision, c.war_tie, False)
     return _after_decision(cashier)
 
 
-def _close_decisions(s: TableState, c: CloseDecisions) -> tuple[TableState, list[Event]]:
+def _close_decisions(s: TableState, c: CloseDecisions) -> tuple[TableState, Events]:
     _need_phase(s, Phase.DECISIONS, "there are no decisions to close")
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
     default = s.paytable.default_decision
     for seat, spot in s.pending_decisions():
@@ -594,34 +613,34 @@ def _make_decision(
     w = cashier.wager(seat, spot)
     if decision is Decision.SURRENDER:
         cashier.set_wager(seat, spot, evolve(w, decision=decision))
-        cashier.events.append(DecisionMade(seat, spot, decision, by_default, 0,
-                                           cashier.credits[seat - 1]))
+        cashier.events.record(DecisionMade, seat, spot, decision, by_default, 0,
+                              cashier.credits[seat - 1])
         cashier.pay(seat, spot, [settle_surrender(w.initial)])
         return
     # MD Ch. 9 E(2): a War Wager equal to the Initial Wager
     cashier.stake(seat, spot, w.initial + war_tie,
                   evolve(w, war=w.initial, war_tie=war_tie, decision=decision))
-    cashier.events.append(DecisionMade(seat, spot, decision, by_default, war_tie,
-                                       cashier.credits[seat - 1]))
+    cashier.events.record(DecisionMade, seat, spot, decision, by_default, war_tie,
+                          cashier.credits[seat - 1])
     cashier.pay(seat, spot, settle_going_to_war(cashier.s.paytable.war_form, w.initial))
 
 
-def _after_decision(cashier: Cashier) -> tuple[TableState, list[Event]]:
+def _after_decision(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.state()
     if s.pending_decisions():
         return s, cashier.events
-    if any(w.decision is _WAR for row in cashier.wagers for w in row):
+    if any(cashier.wager(seat, spot).decision is _WAR for seat, spot, _ in cashier.hands()):
         return evolve(s, phase=Phase.WAR_PENDING), cashier.events
     return _finish(cashier)
 
 
-def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
+def _settle_war(s: TableState) -> tuple[TableState, Events]:
     p = s.paytable
     r = s.round
     assert r.dealer_war_card is not None
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
-    for seat, spot, w in settlement_order(r.wagers, s.settles_from_left):
+    for seat, spot, w in cashier.hands():
         if w.decision is not _WAR:
             continue
         card = r.war_cards[spot - 1]
@@ -632,7 +651,7 @@ def _settle_war(s: TableState) -> tuple[TableState, list[Event]]:
     return _finish(cashier)
 
 
-def _finish(cashier: Cashier) -> tuple[TableState, list[Event]]:
+def _finish(cashier: Cashier) -> tuple[TableState, Events]:
     """After the main game: Progressive Payout Wagers, then the Bonus Spin (SPEC §2 step 8)."""
     settle_progressive_payouts(cashier)
     if cashier.held:  # MD Ch. 9 J(4): the hand is validated before anything else happens
@@ -640,7 +659,7 @@ def _finish(cashier: Cashier) -> tuple[TableState, list[Event]]:
     return _bonus_spin_or_complete(cashier)
 
 
-def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, list[Event]]:
+def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, Events]:
     """The Bonus Spin if it is triggered and wagered on; otherwise the round is complete."""
     s = cashier.s
     bonus = s.paytable.bonus_spin
@@ -648,40 +667,40 @@ def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, list[Event]]:
     seats = tuple(seat for seat in s.settlement_seats if cashier.bonus[seat - 1])
     if seats and bonus is not None and r.dealer_card is not None:
         if triggers(bonus, r.dealer_card):
-            cashier.events.append(BonusSpinTriggered(r.dealer_card, seats))
+            cashier.events.record(BonusSpinTriggered, r.dealer_card, seats)
             return cashier.state(phase=Phase.BONUS_SPIN), cashier.events
         collect_bonus_spin(cashier)
-    return _complete(cashier.state(), cashier.events)
+    return _complete(cashier)
 
 
-def _spin(s: TableState, c: Spin) -> tuple[TableState, list[Event]]:
+def _spin(s: TableState, c: Spin) -> tuple[TableState, Events]:
     _need_phase(s, Phase.BONUS_SPIN, "the wheel spins only when the Bonus Spin is triggered")
     assert s.paytable.bonus_spin is not None
     problem = stops_problem(s.paytable.bonus_spin, s.paytable.seats, c.stops)
     if problem:
         raise Refused(Reason.INVALID_DRAW, problem)
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
     settle_spin(cashier, c.stops)
     if cashier.held:  # a Hot Spot progressive, or a Bonus Spin award of a hand pay's size
         return _lock(cashier, AfterJackpot.COMPLETE, {"wheel": c.stops})
-    return _complete(cashier.state(round_changes={"wheel": c.stops}), events)
+    return _complete(cashier, {"wheel": c.stops})
 
 
 # --- jackpot validation and hand pays (MD Ch. 9 J(4)) ---------------------------------------
 
 def _lock(cashier: Cashier, then: AfterJackpot,
-          round_changes: dict[str, Any] | None = None) -> tuple[TableState, list[Event]]:
+          round_changes: dict[str, Any] | None = None) -> tuple[TableState, Events]:
     """Stop the round on its held awards: the hand and the progressive light stay on screen."""
     number = cashier.s.round.number
     lock = JackpotLock(number, tuple(cashier.held), then)
     cashier.held.clear()
-    cashier.events.append(JackpotLocked(number, lock.awards))
+    cashier.events.record(JackpotLocked, number, lock.awards)
     return cashier.state(phase=Phase.JACKPOT, jackpot=lock,
                          round_changes=round_changes or {}), cashier.events
 
 
-def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, list[Event]]:
+def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, Events]:
     """MD Ch. 9 J(4)(c)-(e): validated, the hand is paid, then its Envy Bonuses; play goes on.
 
     Each award goes to the credits, or to the attendant when it was held as a hand
@@ -692,44 +711,47 @@ def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, li
         raise Refused(Reason.NO_JACKPOT, "there is no jackpot to validate")
     if not c.validator.strip():
         raise Refused(Reason.NO_JACKPOT, "a validation names the floorperson who made it")
-    events: list[Event] = [JackpotValidated(lock.round_number, c.validator, lock.amount,
-                                            lock.hand_pay_amount)]
+    events = Events.of(JackpotValidated, lock.round_number, c.validator, lock.amount,
+                       lock.hand_pay_amount)
     cashier = Cashier(evolve(s, jackpot=None), events)
     for held in lock.awards:
         cashier.release(held, lock.round_number, c.validator)
     if lock.then is AfterJackpot.DECISIONS:
         decided = cashier.state(phase=Phase.DECISIONS)
-        events.append(DecisionsOpened(decided.pending_decisions()))
+        events.record(DecisionsOpened, decided.pending_decisions())
         return decided, events
     if lock.then is AfterJackpot.BONUS_SPIN:
         return _bonus_spin_or_complete(cashier)
-    return _complete(cashier.state(), events)
+    return _complete(cashier)
 
 
-def _set_jackpot_rules(s: TableState, c: SetJackpotRules) -> tuple[TableState, list[Event]]:
+def _set_jackpot_rules(s: TableState, c: SetJackpotRules) -> tuple[TableState, Events]:
     """The cabinet's hand-pay threshold; awards already held keep the decision they were held
     with."""
     rules = c.rules
     if rules is not None and rules.hand_pay_cents <= 0:
         raise Refused(Reason.NOT_POSITIVE, "the hand-pay threshold must be a positive amount")
     before = s.jackpot_rules
-    return evolve(s, jackpot_rules=rules), [JackpotRulesSet(
-        None if rules is None else rules.hand_pay_cents,
-        None if before is None else before.hand_pay_cents)]
+    return evolve(s, jackpot_rules=rules), Events.of(
+        JackpotRulesSet, None if rules is None else rules.hand_pay_cents,
+        None if before is None else before.hand_pay_cents)
 
 
-def _complete(s: TableState, events: list[Event]) -> tuple[TableState, list[Event]]:
-    r = s.round
+def _complete(cashier: Cashier,
+              round_changes: dict[str, Any] | None = None) -> tuple[TableState, Events]:
+    """The round is over: each seat's net, and a reshuffle due if the cut card came out."""
+    s = cashier.s
     assert s.shoe is not None
-    net = tuple(back - put for back, put in zip(r.returned, r.staked, strict=True))
+    net = tuple([back - put for back, put in zip(cashier.returned, cashier.staked, strict=True)])
     due = s.shoe.cut_card_out
-    events.append(RoundComplete(r.number, net, due))
-    return evolve(s, phase=Phase.COMPLETE, shuffle_due=due), events
+    cashier.events.record(RoundComplete, s.round.number, net, due)
+    return cashier.state(phase=Phase.COMPLETE, shuffle_due=due,
+                         round_changes=round_changes or {}), cashier.events
 
 
 # --- void (MD Ch. 11) -----------------------------------------------------------------------
 
-def _void(s: TableState, c: Void) -> tuple[TableState, list[Event]]:
+def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
     if s.phase not in VOIDABLE:
         raise Refused(Reason.WRONG_PHASE, "there is no round in progress to void")
     if not c.reason.strip():
@@ -746,10 +768,10 @@ def _void(s: TableState, c: Void) -> tuple[TableState, list[Event]]:
     # A void during a jackpot lock returns the wagers and drops the held awards with them.
     return (evolve(s, phase=Phase.VOIDED, credits=credits, house=house, round=r, shuffle_due=due,
                    meters=meters, jackpot=None),
-            [RoundVoided(r.number, c.reason, refunds)])
+            Events.of(RoundVoided, r.number, c.reason, refunds))
 
 
-def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, list[Event]]:
+def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, Events]:
     """One seat's wagers on a spot, or one side wager, returned before settlement (MD Ch. 11 C).
 
     The round goes on for the rest; a step the void leaves with nothing to do is
@@ -758,7 +780,7 @@ def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, list[Event]]:
     a seat that holds the wager, SPEC §3).
     """
     wagers = voided_wagers(s, c)
-    events: list[Event] = []
+    events = Events()
     cashier = Cashier(s, events)
     void_wagers(cashier, c, wagers)
     phase = s.phase
@@ -768,11 +790,11 @@ def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, list[Event]]:
             w.decision is _WAR for row in cashier.wagers for w in row):
         return _finish(cashier)
     if phase is Phase.BONUS_SPIN and not any(cashier.bonus):
-        return _complete(cashier.state(), events)
+        return _complete(cashier)
     return cashier.state(), events
 
 
-def _mark_abandoned(s: TableState, c: MarkAbandoned) -> tuple[TableState, list[Event]]:
+def _mark_abandoned(s: TableState, c: MarkAbandoned) -> tuple[TableState, Events]:
     """The seat's player left (MD Ch. 7 B(3)-(4)): its pending decisions take the paytable's
     ``abandoned_wager`` at once, the seat's other wagers ride and settle as usual."""
     _need_phase(s, Phase.DECISIONS, "a seat is marked abandoned while its tie hands await War "
@@ -784,7 +806,7 @@ def _mark_abandoned(s: TableState, c: MarkAbandoned) -> tuple[TableState, list[E
                       f"seat {c.seat} has no tie hand awaiting War or Surrender "
                       f"(MD Ch. 7 B(3)-(4))")
     rule = s.paytable.abandoned_wager
-    events: list[Event] = [SeatAbandoned(c.seat, rule, spots)]
+    events = Events.of(SeatAbandoned, c.seat, rule, spots)
     cashier = Cashier(s, events)
     for spot in spots:
         initial = cashier.wager(c.seat, spot).initial
@@ -812,10 +834,6 @@ def _spots_in_play(s: TableState) -> list[int]:
     return [spot for spot in spots if any(row[spot - 1].initial for row in s.round.wagers)]
 
 
-def _set_row(grid: Grid, seat: int, row: tuple[SpotWagers, ...]) -> Grid:
-    return (*grid[: seat - 1], row, *grid[seat:])
-
-
 def _row_total(row: tuple[SpotWagers, ...]) -> int:
     return sum(w.on_table for w in row if w is not NO_WAGERS)
 
@@ -828,12 +846,18 @@ def _seat_total(s: TableState, seat: int) -> int:
     return on_spots + r.bonus_spin[seat - 1]
 
 
-def _put(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[: seat - 1], value, *values[seat:])
+def _put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``values`` with the seat's replaced by ``value``."""
+    changed = list(values)
+    changed[seat - 1] = value
+    return tuple(changed)
 
 
 def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return (*values[: seat - 1], values[seat - 1] + delta, *values[seat:])
+    """``values`` with ``delta`` added to the seat's."""
+    changed = list(values)
+    changed[seat - 1] += delta
+    return tuple(changed)
 
 
 def _need_phase(s: TableState, phase: Phase, message: str) -> None:
@@ -921,13 +945,14 @@ _INITIAL, _TIE = BetKind.INITIAL, BetKind.TIE
 _PROGRESSIVE_PAYOUT, _BONUS_SPIN = BetKind.PROGRESSIVE_PAYOUT, BetKind.BONUS_SPIN
 _WAR = Decision.WAR
 _TIED = Outcome.TIE
+_SPOT, _DEALER = Target.SPOT, Target.DEALER
 _JACKPOT = Phase.JACKPOT
 
 # MD Ch. 9 J(4)(c): while a jackpot waits for its validation, play stops; the supervisor may
 # still void the round, and a seat with nothing in the round may still be paid out.
 _IN_JACKPOT_LOCK = frozenset({ValidateJackpot, Void, CashOut})
 
-_Handler = Callable[[TableState, Any], tuple[TableState, list[Event]]]
+_Handler = Callable[[TableState, Any], tuple[TableState, Events]]
 _HANDLERS: dict[type, _Handler] = {
     Shuffle: _shuffle, OpenBets: _open_bets, PlaceWager: _place,
     PlaceBonusSpin: _place_bonus_spin, Spin: _spin, ClearWagers: _clear,

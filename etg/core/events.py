@@ -2,12 +2,18 @@
 
 The controller commits them, then hands them to whoever listens (the screen,
 the meters). Burned cards are recorded for the ledger but marked face down.
+
+:func:`etg.core.engine.apply` returns a command's events as :class:`Events`, a
+list that builds its event objects when it is first read (see there).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from etg.core.cards import Card
 from etg.core.commands import BetKind, ShuffleReason, VoidTarget
@@ -298,3 +304,110 @@ Event = (
     | WagerVoided | SeatAbandoned
     | JackpotLocked | JackpotValidated | HandPaid | DealerSignedIn | TipGiven | JackpotRulesSet
 )
+
+
+class Events(list[Event]):
+    """A command's events, in order: recorded as values, built when first read.
+
+    A busy round has about ninety events, and building a frozen dataclass costs
+    more than most of the rules that produce one, while the bare engine's callers
+    (the simulators, the benchmark) often never look at them. So the engine
+    *records* each event as its class and field values (:meth:`record`), and the
+    list builds the objects the first time anything reads it: iteration,
+    indexing, comparison, ``repr``, any list method. From then on it is an
+    ordinary list of the very objects the constructors return, so a reader cannot
+    tell the difference; only ``len`` (and truth) never needs to build.
+    :meth:`extend` with another unread Events list stays unread, so a round's
+    events can be gathered command by command for nothing.
+
+    Reading is safe from two threads at once (the kiosk's ledger writer and its
+    screen both read a command's events).
+    """
+
+    __slots__ = ("_recorded",)
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        if events:
+            super().__init__(events)
+        # Not yet built, after the built ones: (class, *field values) recipes, or events
+        # already built (no event is a tuple).
+        self._recorded: list[Any] = []
+
+    @classmethod
+    def of(cls, *recipe: Any) -> Events:
+        """A list of one event, recorded: see :meth:`record`."""
+        events = cls()
+        events._recorded.append(recipe)
+        return events
+
+    def record(self, *recipe: Any) -> tuple[Any, ...]:
+        """Add the event ``recipe[0](*recipe[1:])``: its class, then its field values.
+
+        Returns the record (the Cashier keeps its results so, see etg.core.state.Round).
+        """
+        self._recorded.append(recipe)
+        return recipe
+
+    def add(self, event: Event) -> None:
+        """Add an event already built, after those recorded so far."""
+        self._recorded.append(event)
+
+    def extend(self, events: Iterable[Event]) -> None:
+        """Add ``events``; another Events list's events are taken as they stand, unbuilt."""
+        if type(events) is Events:
+            with _BUILDING:
+                if list.__len__(events):
+                    self._recorded += list.__iter__(events)
+                self._recorded += events._recorded
+        else:
+            if self._recorded:
+                self._build()
+            list.extend(self, events)
+
+    def __iadd__(self, events: Iterable[Event]) -> Events:  # type: ignore[override,misc]
+        self.extend(events)
+        return self
+
+    def __len__(self) -> int:
+        if self._recorded:
+            with _BUILDING:  # not while another thread moves the recorded into the list
+                return list.__len__(self) + len(self._recorded)
+        return list.__len__(self)
+
+    def __radd__(self, other: list[Event]) -> list[Event]:
+        return other + list(self)
+
+    def __reduce__(self) -> tuple[Callable[[list[Event]], Events], tuple[list[Event]]]:
+        return Events, (list(self),)
+
+    def _build(self) -> None:
+        with _BUILDING:
+            recorded = self._recorded
+            if recorded:
+                list.extend(self, [item if type(item) is not tuple else item[0](*item[1:])
+                                   for item in recorded])
+                self._recorded = []
+
+
+_BUILDING = threading.Lock()
+
+
+def _reading(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` of ``list``, on an Events list that first builds what it recorded."""
+    def built_first(self: Events, *args: Any, **kwargs: Any) -> Any:
+        if self._recorded:
+            self._build()
+        return method(self, *args, **kwargs)
+
+    built_first.__name__ = method.__name__
+    built_first.__doc__ = method.__doc__
+    return built_first
+
+
+# Every list method but len and the lazy extend reads or writes the built events.
+for _name in ("__iter__", "__reversed__", "__getitem__", "__contains__", "__eq__", "__ne__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__", "__imul__",
+              "__repr__", "__setitem__", "__delitem__", "index", "count", "copy", "append",
+              "insert", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(Events, _name, _reading(getattr(list, _name)))
+del _name

@@ -25,11 +25,11 @@ def evolve(obj: T, **changes: Any) -> T:
     cls = type(obj)
     state = getattr(obj, "__dict__", None)
     if state is not None:  # the engine's hot classes keep a __dict__: a copy of it, updated
-        if not changes.keys() <= state.keys():  # a dataclass's __dict__ holds its fields
-            unknown = sorted(changes.keys() - state.keys())
-            raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
         attributes = state.copy()
         attributes.update(changes)
+        if len(attributes) != len(state):  # a dataclass's __dict__ holds its fields
+            unknown = sorted(changes.keys() - state.keys())
+            raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
         new = _new(cls)
         _set(new, "__dict__", attributes)
         return new
@@ -43,4 +43,3 @@ def evolve(obj: T, **changes: Any) -> T:
     for name in names:
         _set(new, name, changes[name] if name in changes else getattr(obj, name))
     return new
-

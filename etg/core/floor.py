@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from etg.core.commands import SignInDealer, Tip
-from etg.core.events import DealerSignedIn, Event, TipGiven
+from etg.core.events import DealerSignedIn, Events, TipGiven
 from etg.core.evolve import evolve
 from etg.core.money import format_cents
 from etg.core.refusal import Reason, Refused
@@ -38,7 +38,7 @@ def dealer_id_problem(dealer_id: str) -> str | None:
     return f"a dealer ID is D and 1 to 8 digits (D0417), not {dealer_id!r}"
 
 
-def sign_in(s: TableState, c: SignInDealer) -> tuple[TableState, list[Event]]:
+def sign_in(s: TableState, c: SignInDealer) -> tuple[TableState, Events]:
     """The dealer ``c.dealer_id`` takes the table between rounds (MD Ch. 8 E(4))."""
     problem = dealer_id_problem(c.dealer_id)
     if problem is not None:
@@ -49,10 +49,10 @@ def sign_in(s: TableState, c: SignInDealer) -> tuple[TableState, list[Event]]:
     if c.dealer_id == s.dealer:
         raise Refused(Reason.ALREADY_SIGNED_IN, f"dealer {c.dealer_id} is already at the table")
     return (evolve(s, dealer=c.dealer_id, dealer_burn_due=True),
-            [DealerSignedIn(c.dealer_id, s.dealer)])
+            Events.of(DealerSignedIn, c.dealer_id, s.dealer))
 
 
-def tip(s: TableState, c: Tip) -> tuple[TableState, list[Event]]:
+def tip(s: TableState, c: Tip) -> tuple[TableState, Events]:
     """``c.amount`` from the seat's credits to the dealer's tip box (MD Ch. 2 D)."""
     if not 1 <= c.seat <= s.paytable.seats:
         raise Refused(Reason.NO_SUCH_SEAT, f"there is no seat {c.seat}")
@@ -67,4 +67,4 @@ def tip(s: TableState, c: Tip) -> tuple[TableState, list[Event]]:
                       f"a tip of {format_cents(c.amount)} needs more")
     left = credits - c.amount
     seats = (*s.credits[: c.seat - 1], left, *s.credits[c.seat:])
-    return evolve(s, credits=seats), [TipGiven(c.seat, s.dealer, c.amount, left)]
+    return evolve(s, credits=seats), Events.of(TipGiven, c.seat, s.dealer, c.amount, left)

@@ -39,11 +39,13 @@ _BY_PHASE = {
     Phase.VOIDED: DealerAction.NEXT_ROUND,
     Phase.JACKPOT: DealerAction.VALIDATE,
 }
+# Enum members cost a metaclass look-up each in CPython 3.11; the round driver asks every step.
+_IDLE, _SHUFFLE, _OPEN = Phase.IDLE, DealerAction.SHUFFLE, DealerAction.OPEN
 
 
 def dealer_next(state: TableState) -> DealerAction:
     """The one action that moves the round on from ``state``."""
-    if state.phase is Phase.IDLE:
+    if state.phase is _IDLE:
         due = state.shoe is None or state.shuffle_due
-        return DealerAction.SHUFFLE if due else DealerAction.OPEN
+        return _SHUFFLE if due else _OPEN
     return _BY_PHASE[state.phase]

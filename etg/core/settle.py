@@ -28,10 +28,10 @@ class Outcome(Enum):
 def compare(spot: Card, dealer: Card) -> Outcome:
     """Rank against rank; suits are equal (MD Ch. 6 B)."""
     if spot.rank < dealer.rank:
-        return Outcome.LOWER
+        return _LOWER
     if spot.rank > dealer.rank:
-        return Outcome.HIGHER
-    return Outcome.TIE
+        return _HIGHER
+    return _TIED
 
 
 class WagerKind(Enum):
@@ -59,6 +59,12 @@ class Result(Enum):
     FORFEITED = "forfeited"  # Initial Wager collected on going to War (PA 2011 § 651a.9(e))
     VOIDED = "voided"  # returned by a void (MD Ch. 11)
     ABANDONED = "abandoned"  # collected: its player left before deciding (MD Ch. 7 B(4))
+
+
+# Enum members cost a metaclass look-up each in CPython 3.11; the settlement of every hand reads
+# these, so they are read once here.
+_LOWER, _HIGHER, _TIED = Outcome.LOWER, Outcome.HIGHER, Outcome.TIE
+_INITIAL, _TIE, _WAR, _WAR_TIE = WagerKind.INITIAL, WagerKind.TIE, WagerKind.WAR, WagerKind.WAR_TIE
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +106,15 @@ def settle_original(payouts: Payouts, outcome: Outcome, initial: int, tie: int) 
     On a tie hand the Initial Wager awaits the player's decision and is not in the result.
     """
     out: list[Payment] = []
-    if outcome is Outcome.LOWER:
-        out.append(lost(WagerKind.INITIAL, initial))  # MD Ch. 9 B(1)
-    elif outcome is Outcome.HIGHER:
-        out.append(won(WagerKind.INITIAL, initial, payouts.initial.win(initial)))  # MD Ch. 9 B(2)
+    if outcome is _LOWER:
+        out.append(lost(_INITIAL, initial))  # MD Ch. 9 B(1)
+    elif outcome is _HIGHER:
+        out.append(won(_INITIAL, initial, payouts.initial.win(initial)))  # MD Ch. 9 B(2)
     if tie:
-        if outcome is Outcome.TIE:
-            out.append(won(WagerKind.TIE, tie, payouts.tie.win(tie)))  # MD Ch. 9 B(3)
+        if outcome is _TIED:
+            out.append(won(_TIE, tie, payouts.tie.win(tie)))  # MD Ch. 9 B(3)
         else:
-            out.append(lost(WagerKind.TIE, tie))
+            out.append(lost(_TIE, tie))
     return out
 
 
@@ -117,7 +123,7 @@ def settle_surrender(initial: int) -> Payment:
 
     MD Ch. 9 E(1); 58 Pa. Code § 651a.9(c)(1).
     """
-    return Payment(WagerKind.INITIAL, Result.SURRENDERED, initial, initial // 2)
+    return Payment(_INITIAL, Result.SURRENDERED, initial, initial // 2)
 
 
 def settle_going_to_war(form: WarForm, initial: int) -> list[Payment]:
@@ -126,7 +132,7 @@ def settle_going_to_war(form: WarForm, initial: int) -> list[Payment]:
     Only the PA 2011 form collects it now (PA 2011 proposal § 651a.9(c)(2), (e)).
     """
     if form is WarForm.INITIAL_FORFEITED:
-        return [Payment(WagerKind.INITIAL, Result.FORFEITED, initial)]
+        return [Payment(_INITIAL, Result.FORFEITED, initial)]
     return []
 
 
@@ -137,30 +143,30 @@ def settle_war(
     out: list[Payment] = []
     if form is WarForm.INITIAL_PUSHED:
         # MD Ch. 9 I(1)-(3), Ch. 10 A(3)-(4); 58 Pa. Code § 651a.9(g), § 651a.10(3)
-        if outcome is Outcome.LOWER:
-            out += [lost(WagerKind.INITIAL, initial), lost(WagerKind.WAR, war)]
+        if outcome is _LOWER:
+            out += [lost(_INITIAL, initial), lost(_WAR, war)]
         else:
-            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
-            out += [pushed(WagerKind.INITIAL, initial), won(WagerKind.WAR, war, odds.win(war))]
+            odds = payouts.war if outcome is _HIGHER else payouts.war_tie
+            out += [pushed(_INITIAL, initial), won(_WAR, war, odds.win(war))]
     elif form is WarForm.INITIAL_FORFEITED:
         # PA 2011 proposal § 651a.9(g), § 651a.10(3): the Initial Wager went on going to War
-        if outcome is Outcome.LOWER:
-            out.append(lost(WagerKind.WAR, war))
+        if outcome is _LOWER:
+            out.append(lost(_WAR, war))
         else:
-            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
-            out.append(won(WagerKind.WAR, war, odds.win(war)))
+            odds = payouts.war if outcome is _HIGHER else payouts.war_tie
+            out.append(won(_WAR, war, odds.win(war)))
     else:
         # S.D. 20:18:16:15.17(4)(d): the dealer matches the Initial Wager; the player
         # wins the three wagers, and one more on a tie. Odds apply to Initial + War.
-        if outcome is Outcome.LOWER:
-            out += [lost(WagerKind.INITIAL, initial), lost(WagerKind.WAR, war)]
+        if outcome is _LOWER:
+            out += [lost(_INITIAL, initial), lost(_WAR, war)]
         else:
-            odds = payouts.war if outcome is Outcome.HIGHER else payouts.war_tie
-            out += [pushed(WagerKind.INITIAL, initial),
-                    won(WagerKind.WAR, war, odds.win(initial + war))]
+            odds = payouts.war if outcome is _HIGHER else payouts.war_tie
+            out += [pushed(_INITIAL, initial),
+                    won(_WAR, war, odds.win(initial + war))]
     if war_tie:
-        if outcome is Outcome.TIE:
-            out.append(won(WagerKind.WAR_TIE, war_tie, payouts.tie.win(war_tie)))
+        if outcome is _TIED:
+            out.append(won(_WAR_TIE, war_tie, payouts.tie.win(war_tie)))
         else:
-            out.append(lost(WagerKind.WAR_TIE, war_tie))
+            out.append(lost(_WAR_TIE, war_tie))
     return out

@@ -14,7 +14,6 @@ from etg.core.events import EnvyBonus, PayoutHandMade, WheelStopped
 from etg.core.hands import payout_hand
 from etg.core.paytable import BonusSpin, Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment, Result, WagerKind, lost, won
-from etg.core.state import empty_row
 from etg.core.wheel import WheelStops
 
 _PROGRESSIVE_PAYOUT, _BONUS_SPIN = WagerKind.PROGRESSIVE_PAYOUT, WagerKind.BONUS_SPIN
@@ -29,43 +28,39 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
         return
     holders: list[int] = []
     qualifying: list[tuple[int, int, PayoutHand]] = []
-    empty = empty_row(len(r.spot_cards))
-    for seat in s.settlement_seats:
-        row = cashier.wagers[seat - 1]
-        if row is empty:
+    for seat, spot, _ in cashier.hands():  # seat by seat in settlement order, spot by spot
+        w = cashier.wager(seat, spot)
+        stake = w.progressive_payout
+        if not stake:
             continue
-        for spot, w in enumerate(row, start=1):
-            stake = w.progressive_payout
-            if not stake:
-                continue
-            if seat not in holders:
-                holders.append(seat)
-            card = r.spot_cards[spot - 1]
-            assert card is not None
-            war = _war_cards(r.war_cards[spot - 1], r.dealer_war_card, w.decision)
-            hand = payout_hand(card, r.dealer_card, war)
-            if hand is None:
-                cashier.pay(seat, spot, [lost(_PROGRESSIVE_PAYOUT, stake)])
-                continue
-            cashier.events.append(PayoutHandMade(seat, spot, hand))
-            pay = rules.pays.of(hand)
-            # MD Ch. 9 J(4)(c)-(d): a hand that wins the progressive payout is paid whole,
-            # its odds with its meter, once validated
-            held_before, cashier.hold_all = cashier.hold_all, bool(pay.meter_percent)
-            cashier.pay(seat, spot, [won(WagerKind.PROGRESSIVE_PAYOUT, stake,
-                                         stake * pay.pays // pay.to)])
-            if pay.meter_percent:
-                cashier.award(ProgressiveLevel.PROGRESSIVE_PAYOUT, seat, spot, pay.meter_percent)
-            cashier.hold_all = held_before
-            if rules.envy_cents.of(hand):
-                qualifying.append((seat, spot, hand))
+        if seat not in holders:
+            holders.append(seat)
+        card = r.spot_cards[spot - 1]
+        assert card is not None
+        war = _war_cards(r.war_cards[spot - 1], r.dealer_war_card, w.decision)
+        hand = payout_hand(card, r.dealer_card, war)
+        if hand is None:
+            cashier.collect(seat, spot, lost(_PROGRESSIVE_PAYOUT, stake))
+            continue
+        cashier.events.record(PayoutHandMade, seat, spot, hand)
+        pay = rules.pays.of(hand)
+        # MD Ch. 9 J(4)(c)-(d): a hand that wins the progressive payout is paid whole,
+        # its odds with its meter, once validated
+        held_before, cashier.hold_all = cashier.hold_all, bool(pay.meter_percent)
+        cashier.pay(seat, spot, [won(WagerKind.PROGRESSIVE_PAYOUT, stake,
+                                     stake * pay.pays // pay.to)])
+        if pay.meter_percent:
+            cashier.award(ProgressiveLevel.PROGRESSIVE_PAYOUT, seat, spot, pay.meter_percent)
+        cashier.hold_all = held_before
+        if rules.envy_cents.of(hand):
+            qualifying.append((seat, spot, hand))
     # MD Ch. 9 J(4)(e)(i)-(iii): one Envy Bonus per qualifying hand of another seat, paid
     # after the hand: when a jackpot lock holds the hand, it holds the Envy Bonuses too
     held_before, cashier.hold_all = cashier.hold_all, bool(cashier.held)
     for seat in holders:
         for holder, spot, hand in qualifying:
             if holder != seat:
-                cashier.events.append(EnvyBonus(seat, holder, spot, hand))
+                cashier.events.record(EnvyBonus, seat, holder, spot, hand)
                 cashier.pay(seat, 0, [Payment(WagerKind.ENVY_BONUS, Result.WON, 0, 0,
                                               rules.envy_cents.of(hand))])
     cashier.hold_all = held_before
@@ -82,7 +77,7 @@ def collect_bonus_spin(cashier: Cashier) -> None:
     bonus = cashier.bonus
     for seat in cashier.s.settlement_seats:
         if bonus[seat - 1]:
-            cashier.pay(seat, 0, [lost(_BONUS_SPIN, bonus[seat - 1])])
+            cashier.collect(seat, 0, lost(_BONUS_SPIN, bonus[seat - 1]))
 
 
 def settle_spin(cashier: Cashier, stops: WheelStops) -> None:
@@ -96,7 +91,7 @@ def settle_spin(cashier: Cashier, stops: WheelStops) -> None:
     assert bonus is not None
     community = bonus.community_ring[stops.community]
     hot_spot = bonus.hot_spot_ring[stops.hot_spot]
-    cashier.events.append(WheelStopped(stops, community.symbol, hot_spot.symbol))
+    cashier.events.record(WheelStopped, stops, community.symbol, hot_spot.symbol)
     for seat in cashier.s.settlement_seats:
         stake = cashier.bonus[seat - 1]
         if not stake:

@@ -6,15 +6,17 @@ Everything money is integer cents.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from etg.core.cards import Card
 from etg.core.events import WagerSettled
 from etg.core.jackpot import JackpotLock, JackpotRules
 from etg.core.paytable import Decision, Paytable, ProgressiveLevel, SettleFrom
 from etg.core.progressive import MeterState, initial_state
-from etg.core.settle import Outcome, compare
+from etg.core.settle import Outcome, Payment, compare
 from etg.core.shoe import ShoeState
 from etg.core.wheel import WheelStops
 
@@ -59,8 +61,56 @@ class SpotWagers:
 
 
 NO_WAGERS = SpotWagers()
+_NONE_LEFT = NO_WAGERS.__dict__
+
+
+def without(w: SpotWagers, fields: Iterable[str]) -> SpotWagers:
+    """``w`` with the wagers named by ``fields`` off the layout (settled, collected, returned).
+
+    A hand left with nothing, and no decision, is :data:`NO_WAGERS` itself.
+    """
+    attributes = w.__dict__.copy()  # as etg.core.evolve does, without a call per field
+    for name in fields:
+        attributes[name] = 0
+    if attributes == _NONE_LEFT:
+        return NO_WAGERS
+    left: SpotWagers = object.__new__(SpotWagers)
+    object.__setattr__(left, "__dict__", attributes)
+    return left
+
+
 Grid = tuple[tuple[SpotWagers, ...], ...]  # [seat - 1][spot - 1]
 Meters = tuple[MeterState | None, ...]  # in LEVELS order; None: the paytable has no such meter
+
+
+Recorded = tuple[Any, ...]
+"""A result recorded, not built: ``(WagerSettled, seat, spot, payment, paid, capped, credits)``,
+as :meth:`etg.core.events.Events.record` keeps an event."""
+
+
+class _ResultsWhenRead:
+    """``Round.results``: the WagerSettled of the round's settlements, built when first read.
+
+    A settlement command records each result as its field values, as its events are
+    recorded (:class:`~etg.core.events.Events`), and the round it makes keeps them so
+    (:meth:`Round.settling`): the engine itself only needs a few figures of them
+    (:meth:`Round.settled`), and a round is often over before anything reads them. The
+    first read builds the objects, once, and keeps them as the field's ordinary value,
+    so ``results``, equality, ``repr`` and the ledger's JSON are what they always were.
+
+    This is a dataclass field whose default is a descriptor without ``__set__``: the
+    class reads ``()`` as the default, and a Round built by its constructor (a new
+    round, a ledger's checkpoint) holds its results in its ``__dict__`` like any field.
+    """
+
+    def __get__(self, r: Round | None, owner: type | None = None) -> tuple[WagerSettled, ...]:
+        if r is None:
+            return ()  # the field's default, as the dataclass decorator reads it
+        attributes = r.__dict__
+        built = tuple([item if type(item) is not tuple else item[0](*item[1:])
+                       for item in attributes["_recorded_results"]])
+        attributes["results"] = built  # read as the plain field from now on
+        return built
 
 
 @dataclass(frozen=True)  # no slots: see etg.core.evolve
@@ -77,11 +127,39 @@ class Round:
     staked: tuple[int, ...] = ()  # per seat: taken from credits this round
     returned: tuple[int, ...] = ()  # per seat: credited back this round, winnings included
     won: tuple[int, ...] = ()  # per seat: winnings paid inside the payout limit (see Cashier)
-    results: tuple[WagerSettled, ...] = ()
+    results: tuple[WagerSettled, ...] = _ResultsWhenRead()  # type: ignore[assignment]
     bonus_spin: tuple[int, ...] = ()  # per seat: Bonus Spin wager still on the layout
     bonus_placed: tuple[int, ...] = ()  # per seat: as locked at No More Bets
     meters_before: Meters = ()  # the meters before this round's contributions, for a void
     wheel: WheelStops | None = None
+
+    def settling(self, recorded: Sequence[Recorded], **changes: Any) -> Round:
+        """This round with ``changes``, and the results ``recorded`` after its own, unbuilt."""
+        earlier = self.__dict__
+        results = earlier["results"] if "results" in earlier else earlier["_recorded_results"]
+        attributes = earlier.copy()
+        fields = len(attributes)
+        attributes.update(changes)
+        if len(attributes) != fields:
+            raise TypeError(f"Round has no field {sorted(changes.keys() - earlier.keys())[0]!r}")
+        attributes.pop("results", None)
+        attributes["_recorded_results"] = (*results, *recorded)
+        settled: Round = object.__new__(Round)
+        object.__setattr__(settled, "__dict__", attributes)  # as etg.core.evolve copies
+        return settled
+
+    def settled(self) -> Iterator[tuple[int, int, Payment, int]]:
+        """Each result's seat, spot, payment and ``paid``, in order, without building it."""
+        attributes = self.__dict__
+        if "results" in attributes:
+            for e in attributes["results"]:
+                yield e.seat, e.spot, e.payment, e.paid
+            return
+        for item in attributes["_recorded_results"]:
+            if type(item) is tuple:
+                yield item[1], item[2], item[3], item[4]
+            else:
+                yield item.seat, item.spot, item.payment, item.paid
 
 
 @dataclass(frozen=True)  # no slots: see etg.core.evolve
@@ -127,11 +205,10 @@ class TableState:
         """(seat, spot) tie hands still waiting for War or Surrender, in settlement order."""
         if self.phase is not Phase.DECISIONS:
             return ()
-        return tuple(
-            (seat, spot) for seat, spot, w in settlement_order(self.round.wagers,
-                                                               self.settles_from_left)
-            if w.initial and w.decision is None and is_tie(self.round, spot)
-        )
+        r = self.round
+        ties = [spot for spot in range(1, len(r.spot_cards) + 1) if is_tie(r, spot)]
+        return tuple((seat, spot) for seat in self.settlement_seats for spot in ties
+                     if (w := r.wagers[seat - 1][spot - 1]).initial and w.decision is None)
 
 
 def new_table(paytable: Paytable, credits: tuple[int, ...] | None = None,

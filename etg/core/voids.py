@@ -86,7 +86,7 @@ def void_wagers(cashier: Cashier, c: VoidWager, wagers: list[Payment]) -> WagerV
         cashier.set_wager(c.seat, c.spot, NO_WAGERS)
     event = WagerVoided(c.seat, c.spot, c.target, tuple(wagers), amount,
                         cashier.credits[c.seat - 1], c.reason.strip())
-    cashier.events.append(event)
+    cashier.events.add(event)
     return event
 
 

@@ -31,7 +31,7 @@ from etg.core.commands import (
     ValidateJackpot,
     WarDeal,
 )
-from etg.core.events import Event
+from etg.core.events import Event, Events
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.paytable import Decision, Layout, Paytable
 from etg.core.refusal import Refused
@@ -126,14 +126,16 @@ def busiest_bots(paytable: Paytable) -> tuple[Bot, ...]:
 def dealer_command(state: TableState, source: RandomSource) -> Command:
     """The dealer's next command (see :func:`etg.core.flow.dealer_next`), draws included."""
     action = dealer_next(state)
+    simple = _SIMPLE.get(action)
+    if simple is not None:
+        return simple
     if action is DealerAction.SHUFFLE:
         reason = ShuffleReason.NEW_SHOE if state.shoe is None else ShuffleReason.CUT_CARD
         return Shuffle(draw_shoe(state.paytable.shoe, source), reason)
-    if action is DealerAction.SPIN:
-        bonus = state.paytable.bonus_spin
-        assert bonus is not None, "the wheel spins only on a paytable with a Bonus Spin"
-        return Spin(draw_stops(bonus, state.paytable.seats, source))
-    return _SIMPLE[action]
+    assert action is DealerAction.SPIN
+    bonus = state.paytable.bonus_spin
+    assert bonus is not None, "the wheel spins only on a paytable with a Bonus Spin"
+    return Spin(draw_stops(bonus, state.paytable.seats, source))
 
 
 _SIMPLE: dict[DealerAction, Command] = {
@@ -163,8 +165,12 @@ class RoundDriver:
         self._repeats = [(bot, RepeatWagers(bot.seat)) for bot in self.bots.values()]
 
     def play_round(self, state: TableState) -> tuple[TableState, list[Event]]:
-        """From between rounds (or mid-round, after a restart) to the next round's start."""
-        events: list[Event] = []
+        """From between rounds (or mid-round, after a restart) to the next round's start.
+
+        The round's events are gathered as the engine returns them: still unbuilt, if
+        nobody reads them (see :class:`etg.core.events.Events`).
+        """
+        events = Events()
 
         def send(command: Command) -> None:
             nonlocal state
