@@ -11,7 +11,10 @@ delivering the events whose commits are acknowledged. So the frames are timed
 The shoe is stacked so that the round has everything: chips flying to the
 spots, the deal and the flips, two tied spots going to War (and others
 surrendering), the War deal, the dealer's red Ace triggering the Bonus Spin,
-the wheel spinning its full length and the payouts. Each frame is timed
+the wheel spinning its full length, the payouts counting up on the seats
+(``count_up``), a big win's sequence (``big_win``: the multiple is set to 2 so
+the round reaches it) and, if the wheel's Hot Spot hits a meter, a progressive
+hit's (``progressive_hit``); sound on. Each frame is timed
 whole (input, clock, commits, scene updates, the full redraw and the scaling
 to the display) and filed under the phase the table was in, with ``wheel``
 for frames where the wheel turns. Per phase: p50, p99 and the worst frame.
@@ -75,9 +78,11 @@ from etg.ledger.store import Ledger
 from etg.table.bots import busiest_bots
 from etg.table.controller import Table
 from etg.ui.app import App
+from etg.ui.count_up import count_seconds
 from etg.ui.demo import DemoDirector
 from etg.ui.display import open_window
 from etg.ui.options import RunOptions
+from etg.ui.presenter import BigWin, Celebration
 
 FRAMES = 360  # six seconds of a spinning wheel at 60 fps
 REPEATS = 2
@@ -137,8 +142,12 @@ def _round_frames(config_dir: Path, db: Path, display: tuple[int, int]) -> Round
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
     cabinet_file = config_dir / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
+    # Sound on (the cabinet's volume; SDL's dummy audio mixes it), and a big-win multiple
+    # the round reaches, so its sequence is timed too.
     cabinet = dataclasses.replace(cabinet, display=Display(width=display[0], height=display[1],
-                                                            fullscreen=False))
+                                                            fullscreen=False),
+                                  sound=dataclasses.replace(cabinet.sound, mute=False,
+                                                            big_win_multiple=2))
     ledger = Ledger.open(db)
     if ledger.conn.execute("PRAGMA synchronous").fetchone()[0] != 2:
         raise RuntimeError("the benchmark's ledger does not commit with synchronous=FULL")
@@ -169,7 +178,8 @@ def _round_frames(config_dir: Path, db: Path, display: tuple[int, int]) -> Round
     run.largest_batch = stats.largest_batch
     table.close()
     pygame.display.quit()
-    missing = {"betting", "dealt", "decisions", "war_dealt", "wheel"} - set(run.phases)
+    missing = {"betting", "dealt", "decisions", "war_dealt", "wheel", "count_up",
+               "big_win"} - set(run.phases)
     if missing:
         raise RuntimeError(f"the benchmark's round never showed {sorted(missing)}")
     return run
@@ -190,10 +200,23 @@ def _pace(start: float) -> None:
 
 
 def _phase_name(app: App, scene: object) -> str:
+    """The table's phase, or what players watch over it: the wheel turning, a progressive
+    hit's or a big win's sequence, paid amounts counting up."""
     state = app.table.state
     wheel = getattr(scene, "wheel", None)
     if wheel is not None and wheel.spinning(app.now):
         return "wheel"
+    presenter = getattr(scene, "presenter", None)
+    if presenter is not None:
+        now = app.now
+        active = presenter.active(now)
+        if any(isinstance(a, BigWin) for a in active):
+            return "big_win"
+        if any(isinstance(a, Celebration) for a in active):
+            return "progressive_hit"
+        if any(p.lands <= now < p.lands + count_seconds(p.cents)
+               for paid in presenter.paid.values() for p in paid):
+            return "count_up"
     return state.phase.value
 
 
