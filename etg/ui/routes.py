@@ -12,7 +12,7 @@ from etg.table.pin import Credential, PinRole
 from etg.ui.attract import AttractScene
 from etg.ui.help import HelpScene
 from etg.ui.numberpad import NumberPad
-from etg.ui.operator import OperatorMenu
+from etg.ui.operator.menu import OperatorMenu
 from etg.ui.pinpad import PinPad
 from etg.ui.scene import (
     AskNumber,
