@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from etg.table.pin import Credential, PinRole
 from etg.ui.attract import AttractScene
-from etg.ui.help import HelpScene
+from etg.ui.help.scene import HelpScene
 from etg.ui.numberpad import NumberPad
 from etg.ui.operator.menu import OperatorMenu
 from etg.ui.pinpad import PinPad
