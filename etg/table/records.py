@@ -20,9 +20,10 @@ from etg.table.pin import PinRole
 from etg.table.selftest import SelfTest
 
 OPERATOR = PinRole.OPERATOR.value
-"""Who the operator menu's records are written as: the menu opens only behind that PIN."""
+"""Who the operator menu acts as: in its records, and in the paytable switch and RAM clear
+it asks of the controller. The menu opens only behind that role's PIN."""
 
-Entry = tuple[str, str, dict[str, Any]]
+NewEntry = tuple[str, str, dict[str, Any]]
 """An event-log entry to write: its kind, its actor and its details."""
 
 
@@ -30,7 +31,7 @@ Entry = tuple[str, str, dict[str, Any]]
 class OperatorLogin:
     """The operator's PIN opened the menu: the login the ``operator_menu_entries`` meter counts."""
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "operator_login", OPERATOR, {"role": OPERATOR}
 
 
@@ -45,7 +46,7 @@ class OperatorAction:
     action: str
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "operator_menu", OPERATOR, {"action": self.action, **self.details}
 
 
@@ -55,7 +56,7 @@ class SelfTestRun:
 
     result: SelfTest
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "self_test", OPERATOR, self.result.figures()
 
 
@@ -67,7 +68,7 @@ class PinOk:
     role: PinRole
     who: str
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         whose = {} if self.who == self.role.value else {"who": self.who}
         return "pin_ok", self.who, {"role": self.role.value, **whose}
 
@@ -79,7 +80,7 @@ class WrongPin:
     role: PinRole
     failures: int
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "pin_failed", self.role.value, {"role": self.role.value, "reason": "wrong_pin",
                                                "failures": self.failures}
 
@@ -92,7 +93,7 @@ class PinUnchecked:
     role: PinRole
     reason: Literal["no_pin_set", "cabinet_invalid"]
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "pin_failed", self.role.value, {"role": self.role.value, "reason": self.reason}
 
 
@@ -104,7 +105,7 @@ class PinLocked:
     failures: int
     seconds: int
 
-    def entry(self) -> Entry:
+    def entry(self) -> NewEntry:
         return "pin_locked", self.role.value, {"role": self.role.value, "failures": self.failures,
                                                "seconds": self.seconds}
 

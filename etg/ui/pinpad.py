@@ -12,10 +12,10 @@ or one dealer's by ID.
 Every attempt is handed to the controller as a record (:mod:`etg.table.records`)
 and written to the event log as ``pin_ok``, ``pin_failed`` or ``pin_locked``,
 with the role as the actor and never a digit of the PIN (SPEC §5: "operator
-login and actions (who, when, what)"). Five wrong PINs
-in a row lock the role for 60 s. The count and the lock are read back from the
-event log when the Context first guards a role, so neither cancelling the pad nor
-restarting the program resets them.
+login and actions (who, when, what)"). Five wrong PINs in a row lock the role
+for 60 s. The count and the lock are read back from the event log when the
+Context first guards a role, so neither cancelling the pad nor restarting the
+program resets them.
 
 The PBKDF2 check (600,000 iterations, 0.15–0.3 s) runs on a worker thread:
 the pad says CHECKING and the screen keeps animating until the answer comes.

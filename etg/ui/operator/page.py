@@ -16,15 +16,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from etg.table.pin import PinRole
 from etg.ui.operator.sheet import PageView
 
 if TYPE_CHECKING:
     from etg.ui.scene import Context
-
-ACTOR = PinRole.OPERATOR.value
-"""Who the menu acts as where the controller asks (a paytable switch, a RAM clear)."""
-
 
 class Page(Enum):
     """The menu's tabs, top to bottom."""

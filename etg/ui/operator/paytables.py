@@ -18,9 +18,10 @@ from etg.core.commands import SwitchPaytable
 from etg.core.money import format_cents
 from etg.core.paytable import Paytable
 from etg.table.controller import TableTilted
+from etg.table.records import OPERATOR
 from etg.ui import theme
 from etg.ui.assets import Style
-from etg.ui.operator.page import ACTOR, Confirm, Desk, OperatorPage
+from etg.ui.operator.page import Confirm, Desk, OperatorPage
 from etg.ui.operator.sheet import (
     BODY_W,
     BODY_X,
@@ -72,7 +73,7 @@ class PaytablesPage(OperatorPage):
 
     def _switch(self, desk: Desk, loaded: LoadedPaytable) -> None:
         try:
-            refusal = desk.ctx.switch_paytable(loaded, ACTOR)
+            refusal = desk.ctx.switch_paytable(loaded, OPERATOR)
         except (TableTilted, ConfigError, OSError) as error:
             refusal = str(error)
             desk.ctx.notify(refusal)

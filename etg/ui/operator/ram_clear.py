@@ -9,9 +9,10 @@ controller records the clear; the menu records the action too.
 from __future__ import annotations
 
 from etg.table.controller import TableTilted
+from etg.table.records import OPERATOR
 from etg.ui import theme
 from etg.ui.assets import Style
-from etg.ui.operator.page import ACTOR, Confirm, Desk, OperatorPage
+from etg.ui.operator.page import Confirm, Desk, OperatorPage
 from etg.ui.operator.sheet import BODY_W, BODY_X, BODY_Y, RED, PageView, Sheet, Text, when
 from etg.ui.theme import shade
 from etg.ui.widgets import Button
@@ -66,7 +67,7 @@ class RamClearPage(OperatorPage):
 def _ram_clear(desk: Desk) -> None:
     """Confirmed: zero every meter (the controller records the clear)."""
     try:
-        desk.ctx.table.ram_clear(ACTOR, confirmed=True)
+        desk.ctx.table.ram_clear(OPERATOR, confirmed=True)
     except TableTilted as fault:
         desk.ctx.notify(str(fault))
         desk.reload()
