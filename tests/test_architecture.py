@@ -42,3 +42,25 @@ def test_pygame_stays_out_of_core_config_math_and_ledger() -> None:
     for folder in ("core", "config", "math", "ledger"):
         for path in sorted((PACKAGE / folder).rglob("*.py")):
             assert "pygame" not in {n.split(".")[0] for n in imports(path)}, path
+
+
+
+def test_the_screen_reads_the_books_and_writes_only_records() -> None:
+    # Issue 12: the screens read the ledger through table.books (bounded reads) and put what
+    # was done on them on the event log as typed records (table.record), never a free-form
+    # table.log(kind, ...) nor anything of the ledger itself.
+    for path in sorted((PACKAGE / "ui").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(PACKAGE)}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in ("ledger", "_ledger"), f"{where} touches the ledger"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                writes_log = node.func.attr == "log" and _name(node.func.value) == "table"
+                assert not writes_log, f"{where} calls table.log: hand table.record a record"
+
+
+def _name(expression: ast.expr) -> str:
+    """The last name in ``ctx.table`` or ``table``; empty for anything else."""
+    if isinstance(expression, ast.Attribute):
+        return expression.attr
+    return expression.id if isinstance(expression, ast.Name) else ""

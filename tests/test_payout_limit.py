@@ -39,7 +39,7 @@ from etg.core.paytable import (
 )
 from etg.core.settle import WagerKind
 from etg.core.wheel import WheelStops
-from etg.ui.help import help_pages
+from etg.ui.help.pages import help_pages
 from tests.tables import maryland, maryland_bonus, run, table
 
 CREDITS = 100_000

@@ -33,7 +33,7 @@ from etg.table.pin import PinRole, hash_pin, verify_pin
 from etg.ui.app import App
 from etg.ui.dealer_console import DealerScreen
 from etg.ui.numberpad import NumberPad
-from etg.ui.operator import OperatorMenu
+from etg.ui.operator.menu import OperatorMenu
 from etg.ui.pinpad import PinPad
 from etg.ui.scene import OpenOperatorMenu
 from etg.ui.widgets import Button

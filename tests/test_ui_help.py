@@ -24,15 +24,10 @@ from etg.core.paytable import Decision, PayoutHand, Paytable, ProgressiveLevel
 from etg.core.progressive import MeterState
 from etg.ui.app import App
 from etg.ui.attract import AttractScene
-from etg.ui.help import (
-    BUTTON_H,
-    Chart,
-    HelpPage,
-    HelpScene,
-    LiveMeter,
-    help_pages,
-    highlights,
-)
+from etg.ui.help.model import Chart, HelpPage, LiveMeter
+from etg.ui.help.pages import help_pages
+from etg.ui.help.scene import BUTTON_H, HelpScene
+from etg.ui.help.words import highlights
 from etg.ui.scene import Scene
 from tests.kiosk_support import (
     config_copy,

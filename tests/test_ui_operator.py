@@ -22,7 +22,9 @@ from etg.table.bots import RoundDriver, standard_bots
 from etg.table.pin import hash_pin
 from etg.table.selftest import CHI_SQUARE_CRITICAL, chi_square_p_value, rng_test, shoe_test
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu, Page
+from etg.ui.operator.menu import OperatorMenu
+from etg.ui.operator.page import Page
+from etg.ui.operator.self_test import SelfTestPage
 from etg.ui.pinpad import LOCK_S, MAX_FAILURES, PinPad
 from etg.ui.scene import OpenOperatorMenu, Scene
 from tests.kiosk_support import ROOT, button, config_copy, make_app, not_blank, tap, type_keys
@@ -343,7 +345,9 @@ def test_self_test_runs_on_fresh_production_sources_passes_and_is_logged(
     tap(app, "tab:self_test")
     tap(app, "selftest:run")
     assert _Counting.made == 2  # one fresh source for the RNG test, one for the shoes
-    assert menu.self_test is not None and menu.self_test.passed
+    page = menu.pages[Page.SELF_TEST]
+    assert isinstance(page, SelfTestPage)
+    assert page.result is not None and page.result.passed
     entry = _log(app, "self_test")[-1]
     figures = entry["details"]
     assert entry["actor"] == "operator"
@@ -588,7 +592,7 @@ def test_the_sound_page_adds_the_section_to_an_old_cabinet_file(tmp_path: Path) 
 
 def test_a_sound_change_that_cannot_be_saved_is_not_applied(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import etg.ui.operator
+    import etg.ui.operator.sound
 
     def disk_full(*args: object) -> None:
         raise OSError(28, "No space left on device")
@@ -597,7 +601,7 @@ def test_a_sound_change_that_cannot_be_saved_is_not_applied(
     _enter_menu(app)
     tap(app, "tab:sound")
     before = app.cabinet_file.read_bytes()
-    monkeypatch.setattr(etg.ui.operator, "set_cabinet_value", disk_full)
+    monkeypatch.setattr(etg.ui.operator.sound, "set_cabinet_value", disk_full)
     tap(app, "sound:mute")
     assert app.cabinet_file.read_bytes() == before
     assert not app.audio.muted and app.audio.volume == 70

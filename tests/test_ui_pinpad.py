@@ -12,7 +12,7 @@ from etg.config.cabinet_edit import set_cabinet_value
 from etg.table.pin import hash_pin
 from etg.ui import pinpad
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu
+from etg.ui.operator.menu import OperatorMenu
 from etg.ui.pinpad import LOCK_S, MAX_FAILURES, PinPad
 from etg.ui.scene import OpenOperatorMenu
 from tests.kiosk_support import config_copy, make_app, not_blank, type_keys

@@ -28,7 +28,8 @@ from etg.core.commands import (
 from etg.core.state import Phase
 from etg.table.pin import hash_pin
 from etg.ui.app import App
-from etg.ui.operator import OperatorMenu, Page
+from etg.ui.operator.menu import OperatorMenu
+from etg.ui.operator.page import Page
 from etg.ui.pinpad import PinPad
 from etg.ui.scene import OpenOperatorMenu, Scene
 from etg.ui.wager_desk import VOID_REASONS, command_for, describe, wager_lines

@@ -83,6 +83,8 @@ from etg.ledger.store import (
 from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one, verify
 from etg.ledger.writer import Dropped, LedgerWriter
 from etg.table.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
+from etg.table.books import Books
+from etg.table.records import Record
 
 log = logging.getLogger("etg.table")
 
@@ -264,6 +266,12 @@ class Table:
         self.writer.wait()
         return self._ledger
 
+    @property
+    def books(self) -> Books:
+        """What the screens read of the ledger, every read bounded (:mod:`etg.table.books`);
+        each read waits for the writer as :attr:`ledger` does."""
+        return Books(lambda: self.ledger)
+
     @contextlib.contextmanager
     def reading(self) -> Iterator[Ledger]:
         """The ledger to read on this thread: every write submitted is in, none is in flight.
@@ -392,6 +400,12 @@ class Table:
             return False
         log.info("%s by %s", kind, actor or "the table")
         return True
+
+    def record(self, record: Record) -> bool:
+        """A screen's record of what was done on it (:mod:`etg.table.records`): an operator's
+        login or action, a self-test, a PIN attempt; written as :meth:`log` writes."""
+        kind, actor, details = record.entry()
+        return self.log(kind, actor, details)
 
     def request_cash_out(self, seat: int) -> bool:
         """A player asks for an attendant to pay out the seat: logged for the operator menu's

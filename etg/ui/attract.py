@@ -4,7 +4,7 @@ A casino floor's idle screen has one job, to bring players to the table: the
 game's name in lights, cards turning over, the progressive jackpots growing
 live, what the game pays and the table limits. Every word and amount is read
 from the active paytable and the table's meters, like the help pages (the pay
-lines come from :func:`etg.ui.help.highlights`), so the attract mode can never
+lines come from :func:`etg.ui.help.words.highlights`), so the attract mode can never
 advertise a pay the table does not make.
 
 Every frame is a pure function of ``now`` (and of the meters): the same time
@@ -33,7 +33,7 @@ from etg.ui import theme
 from etg.ui.assets import Style, fit_text, text
 from etg.ui.canvas import LOGICAL_H, LOGICAL_W
 from etg.ui.cards import card_back, card_face
-from etg.ui.help import feature_pays, highlights, limits_line, meter_label
+from etg.ui.help.words import feature_pays, highlights, limits_line, meter_label
 from etg.ui.input import Phase
 from etg.ui.scene import Close, Input, KeyPress, Scene, Touched
 from etg.ui.wheel import WheelView

@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -33,7 +33,7 @@ from etg.core.commands import SignInDealer, ValidateJackpot
 from etg.core.floor import dealer_id_problem
 from etg.core.money import format_cents
 from etg.core.state import TableState
-from etg.ledger.meters import DEALER_ROUNDS, DEALER_TIPS, dealer_meter
+from etg.table.books import DEALER_ROUNDS, DEALER_TIPS, Entry, dealer_meter
 from etg.table.pin import JACKPOT_VALIDATORS, Credential, dealer_key, hash_pin, pin_problem
 from etg.ui import theme
 from etg.ui.assets import Style
@@ -199,7 +199,7 @@ class DealerRow:
 def dealer_rows(ctx: Context) -> list[DealerRow]:
     """Every dealer the cabinet knows, and any who dealt here since, by ID."""
     totals: Counter[tuple[str, str]] = Counter()
-    for counter in ctx.table.ledger.meters().values():
+    for counter in ctx.table.books.meters().values():
         for (_seat, name), value in counter.items():
             dealer = dealer_meter(name)
             if dealer is not None:
@@ -212,6 +212,6 @@ def dealer_rows(ctx: Context) -> list[DealerRow]:
                       totals[d, DEALER_TIPS]) for d in sorted(dealers)]
 
 
-def recent(ctx: Context, kind: str, limit: int) -> list[dict[str, Any]]:
+def recent(ctx: Context, kind: str, limit: int) -> list[Entry]:
     """The newest ``limit`` event-log entries of ``kind``, newest first."""
-    return ctx.table.ledger.last_events((kind,), limit)[::-1]
+    return ctx.table.books.last_events((kind,), limit)[::-1]

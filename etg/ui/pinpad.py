@@ -9,12 +9,13 @@ A pad asks for one :class:`Credential`: one role's PIN, any of several roles'
 ("a floorperson or above", MD Ch. 9 J(4)(c): the pad says whose PIN it was),
 or one dealer's by ID.
 
-Every attempt is written to the event log (``pin_ok``, ``pin_failed``,
-``pin_locked``) with the role as the actor and never a digit of the PIN
-(SPEC §5: "operator login and actions (who, when, what)"). Five wrong PINs
-in a row lock the role for 60 s. The count and the lock are read back from the
-event log when the Context first guards a role, so neither cancelling the pad nor
-restarting the program resets them.
+Every attempt is handed to the controller as a record (:mod:`etg.table.records`)
+and written to the event log as ``pin_ok``, ``pin_failed`` or ``pin_locked``,
+with the role as the actor and never a digit of the PIN (SPEC §5: "operator
+login and actions (who, when, what)"). Five wrong PINs in a row lock the role
+for 60 s. The count and the lock are read back from the event log when the
+Context first guards a role, so neither cancelling the pad nor restarting the
+program resets them.
 
 The PBKDF2 check (600,000 iterations, 0.15–0.3 s) runs on a worker thread:
 the pad says CHECKING and the screen keeps animating until the answer comes.
@@ -34,6 +35,7 @@ import pygame
 from etg.config.loader import load_cabinet
 from etg.config.problems import ConfigError
 from etg.table.pin import MAX_DIGITS, Credential, PinRole, verify_pin
+from etg.table.records import PinLocked, PinOk, PinUnchecked, WrongPin
 from etg.ui import theme
 from etg.ui.keypad import PAD_WIDTH, draw_masked, draw_pad, keypad_buttons, keypad_key
 from etg.ui.scene import Close, Input, KeyPress, Scene, Tap
@@ -75,8 +77,8 @@ _CHECKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pin-check")
 
 def _recorded_guard(ctx: Context, role: PinRole) -> PinGuard:
     """Wrong PINs in a row and any lock still running, as the event log has them."""
-    entries = [e for e in ctx.table.ledger.last_events(("pin_ok", "pin_failed", "pin_locked"),
-                                                       10 * MAX_FAILURES)
+    entries = [e for e in ctx.table.books.last_events(("pin_ok", "pin_failed", "pin_locked"),
+                                                      10 * MAX_FAILURES)
                if e["details"].get("role", e["actor"]) == role.value]
     g = PinGuard()
     for entry in entries:
@@ -179,12 +181,12 @@ class PinPad(Scene):
         try:
             stored = self._stored_hashes()
         except ConfigError as error:
-            self._log("pin_failed", {"reason": "cabinet_invalid"})
+            self.ctx.table.record(PinUnchecked(self.role, "cabinet_invalid"))
             self._say(_config_message(error))
             return
         if not stored:
             self.no_pin = True
-            self._log("pin_failed", {"reason": "no_pin_set"})
+            self.ctx.table.record(PinUnchecked(self.role, "no_pin_set"))
             self._say(_no_pin_message(self.credential))
             return
         _expire(guard(self.ctx, self.role), self.ctx.now)
@@ -206,16 +208,15 @@ class PinPad(Scene):
         g = guard(self.ctx, self.role)
         if right:
             g.failures = 0
-            self._log("pin_ok", {} if self.who == self.role.value else {"who": self.who},
-                      actor=self.who)
+            self.ctx.table.record(PinOk(self.role, self.who or self.role.value))
             self.ctx.go(Close(self))
             self.then(self.who or self.credential.keys[0][0])
             return
         g.failures += 1
-        self._log("pin_failed", {"reason": "wrong_pin", "failures": g.failures})
+        self.ctx.table.record(WrongPin(self.role, g.failures))
         if g.failures >= MAX_FAILURES:
             g.locked_until = self.ctx.now + LOCK_S
-            self._log("pin_locked", {"failures": g.failures, "seconds": int(LOCK_S)})
+            self.ctx.table.record(PinLocked(self.role, g.failures, int(LOCK_S)))
             self._say(f"Wrong PIN {g.failures} times: locked for {int(LOCK_S)} seconds")
         else:
             left = MAX_FAILURES - g.failures
@@ -224,9 +225,6 @@ class PinPad(Scene):
     def _stored_hashes(self) -> list[tuple[str, str]]:
         """(who, hash) as the cabinet file says now (it may have changed since start)."""
         return self.credential.stored(load_cabinet(self.ctx.cabinet_file))
-
-    def _log(self, kind: str, details: dict[str, Any], actor: str | None = None) -> None:
-        self.ctx.table.log(kind, actor or self.role.value, {"role": self.role.value, **details})
 
     def _say(self, message: str, error: bool = True) -> None:
         self.message, self.error = message, error

@@ -57,7 +57,6 @@ from etg.core.events import (
     WheelStopped,
 )
 from etg.core.paytable import Decision, ProgressiveLevel
-from etg.core.settle import WagerKind
 from etg.core.state import TableState
 from etg.ui.audio import Audio, Cue, CuePlayer
 from etg.ui.count_up import count_seconds
@@ -154,7 +153,7 @@ class Paid:
     """What one of a seat's wagers paid back this round, and when its chips land (count-up)."""
 
     spot: int  # 0: the seat's Bonus Spin wager, or an award of no spot
-    kind: WagerKind
+    envy: bool  # an Envy Bonus, paid for another seat's hand (MD Ch. 9 J(4)(e))
     cents: int
     lands: float
 
@@ -307,7 +306,7 @@ class Presenter:
         """Keep what ``event`` paid back to its seat, counting up from ``lands``."""
         if event.paid <= 0:
             return None
-        paid = Paid(event.spot, event.payment.kind, event.paid, lands)
+        paid = Paid(event.spot, event.payment.kind.value == "envy_bonus", event.paid, lands)
         self.paid.setdefault(event.seat, []).append(paid)
         return paid
 

@@ -12,9 +12,9 @@ from etg.table.pin import Credential, PinRole
 from etg.ui import floor
 from etg.ui.attract import AttractScene
 from etg.ui.dealer_console import DealerPanel
-from etg.ui.help import HelpScene
+from etg.ui.help.scene import HelpScene
 from etg.ui.numberpad import NumberPad
-from etg.ui.operator import OperatorMenu
+from etg.ui.operator.menu import OperatorMenu
 from etg.ui.pinpad import PinPad
 from etg.ui.scene import (
     AskNumber,

@@ -12,7 +12,6 @@ from functools import lru_cache
 import pygame
 
 from etg.core.money import format_cents
-from etg.core.settle import WagerKind
 from etg.core.state import Phase, TableState
 from etg.ui import theme
 from etg.ui.assets import Style
@@ -75,7 +74,7 @@ def _paid_lines(paid: list[Paid], now: float) -> list[tuple[str, int]]:
     """What each of the seat's spots (and its Bonus Spin, its Envy Bonus) has paid back so far."""
     lines: dict[str, int] = {}
     for p in paid:
-        if p.kind is WagerKind.ENVY_BONUS:
+        if p.envy:
             where = "ENVY"
         elif p.spot == 0:
             where = "BONUS"

@@ -112,7 +112,7 @@ class TableScene(Scene):
         self._targets: list[Target] = []
         self._by_seat: dict[int, list[Target]] = {}  # the targets above, seat by seat
         self.seat_messages: dict[int, tuple[str, float]] = {}
-        self.history: deque[HistoryEntry] = deque(_history(ctx.table.ledger.rounds(
+        self.history: deque[HistoryEntry] = deque(_history(ctx.table.books.rounds(
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
         self._spun: set[float] = set()
         self._background = table_background(self.layout, state)
