@@ -137,10 +137,12 @@ class Celebration:
 
 @dataclass(frozen=True)
 class BigWin:
-    """A seat paid at least the cabinet's big-win multiple of its stake in a round."""
+    """The seats paid at least the cabinet's big-win multiple of their stakes in a round: one
+    sequence for them all (the table does not wait a sequence per seat), the largest amount
+    paid back counting up."""
 
-    seat: int
-    cents: int  # paid back: stake and winnings
+    seats: tuple[int, ...]  # in settlement order
+    cents: int  # the largest paid back of them: stake and winnings
     start: float
 
     @property
@@ -311,19 +313,19 @@ class Presenter:
         return paid
 
     def _round_end(self, state: TableState, paid_by: float, gate: float) -> float:
-        """The round is complete once every payment has landed: each seat whose winnings reach
-        the big-win multiple of its stake gets its sequence, in settlement order (a seat whose
-        progressive hit was celebrated already has had its moment), then the recap stays
-        :data:`RECAP_S`. Returns the step's new gate."""
+        """The round is complete once every payment has landed: the seats whose winnings reach
+        the big-win multiple of their stakes get the big-win sequence (a seat whose progressive
+        hit was celebrated already has had its moment), then the recap stays :data:`RECAP_S`.
+        Returns the step's new gate."""
         r = state.round
         start = max(paid_by, gate)
-        for seat in state.settlement_seats:
-            staked, returned = r.staked[seat - 1], r.returned[seat - 1]
-            if seat in self._jackpot_seats:
-                continue
-            if staked and returned - staked >= self.big_win_multiple * staked:
-                self._add(BigWin(seat, returned, start))
-                start += BIG_WIN_S
+        big = [seat for seat in state.settlement_seats
+               if seat not in self._jackpot_seats and r.staked[seat - 1]
+               and r.returned[seat - 1] - r.staked[seat - 1]
+               >= self.big_win_multiple * r.staked[seat - 1]]
+        if big:
+            self._add(BigWin(tuple(big), max(r.returned[seat - 1] for seat in big), start))
+            start += BIG_WIN_S
         return start + RECAP_S
 
     def _add(self, animation: _Sounded) -> _Sounded:

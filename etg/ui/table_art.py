@@ -344,8 +344,11 @@ class TableArt:
                           f"{amount}  ·  {animation.detail}")
             elif isinstance(animation, BigWin):
                 amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
+                seats = animation.seats
+                who = (f"SEAT {seats[0]}" if len(seats) == 1
+                       else "SEATS " + " · ".join(map(str, seats[:4])))
                 celebrate(surface, surface.get_rect(), now, animation.start, "BIG WIN!",
-                          f"SEAT {animation.seat}  ·  PAID {amount}", lasts=BIG_WIN_S)
+                          f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S)
 
 
 def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:

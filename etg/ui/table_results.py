@@ -7,6 +7,7 @@ payments (:attr:`~etg.ui.presenter.Presenter.paid`) and the shown state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import pygame
@@ -22,48 +23,73 @@ from etg.ui.seat_layout import SeatLayout
 from etg.ui.widgets import draw_text
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """What a seat shows of its round now: paid back so far, spot by spot, or dimmed."""
+
+    paid: int  # cents counted up so far: stakes and winnings paid back
+    lines: tuple[tuple[str, int], ...]  # (SPOT n, BONUS or ENVY, cents so far)
+    dimmed: bool  # the round is over and the seat lost everything
+
+
+def seat_result(presenter: Presenter, shown: TableState, seat: int,
+                now: float) -> SeatResult | None:
+    """The seat's result as the screen shows it at ``now``; None: nothing to show yet."""
+    paid = [p for p in presenter.paid.get(seat, ()) if p.lands <= now]
+    if paid:
+        return SeatResult(sum(counted(p.cents, p.lands, now) for p in paid),
+                          tuple(_paid_lines(paid, now)), False)
+    r = shown.round
+    if shown.phase is Phase.COMPLETE and r.staked[seat - 1] and not r.returned[seat - 1]:
+        return SeatResult(0, (), True)
+    return None
+
+
+def recap_words(presenter: Presenter, shown: TableState, now: float) -> str | None:
+    """The round at its end in one line, once every payment has landed; None before."""
+    r = shown.round
+    landed = all(p.lands <= now for paid in presenter.paid.values() for p in paid)
+    if shown.phase is not Phase.COMPLETE or not landed or r.dealer_card is None:
+        return None
+    seats = [n for n in range(1, len(r.returned) + 1) if r.returned[n - 1]]
+    war = f"  ·  WAR {r.dealer_war_card.code}" if r.dealer_war_card is not None else ""
+    paid = (f"PAID {format_cents(sum(r.returned))} TO {len(seats)} "
+            f"SEAT{'' if len(seats) == 1 else 'S'}" if seats else "THE HOUSE WINS")
+    return f"ROUND {r.number}  ·  DEALER {r.dealer_card.code}{war}  ·  {paid}"
+
+
 def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLayout,
                      shown: TableState, now: float, deciding: bool = False) -> None:
     """What the seat is paid back (stake and winnings), counting up as the chips land, spot
     by spot; at the round's end a seat that lost everything is quietly dimmed. While the
     seat is ``deciding`` War or Surrender its controls come first: the payments wait."""
-    if deciding:
+    result = None if deciding else seat_result(presenter, shown, seat.seat, now)
+    if result is None:
         return
-    n = seat.seat
-    paid = [p for p in presenter.paid.get(n, ()) if p.lands <= now]
     rect = pygame.Rect(*map(round, seat.rect))
-    if not paid:
-        r = shown.round
-        if shown.phase is Phase.COMPLETE and r.staked[n - 1] and not r.returned[n - 1]:
-            surface.blit(_dimmer(rect.size), rect)
+    if result.dimmed:
+        surface.blit(_dimmer(rect.size), rect)
         return
-    lines = _paid_lines(paid, now)
-    ribbon = pygame.Rect(rect.x + 4, rect.y + 44, rect.width - 8, 60 + 26 * len(lines))
+    ribbon = pygame.Rect(rect.x + 4, rect.y + 44, rect.width - 8, 60 + 26 * len(result.lines))
     pygame.draw.rect(surface, theme.INK, ribbon, border_radius=10)
     pygame.draw.rect(surface, theme.WIN, ribbon, width=3, border_radius=10)
     draw_text(surface, "PAID", 20, theme.CREAM, (ribbon.x + 12, ribbon.y + 30), "midleft")
-    draw_amount(surface, sum(counted(p.cents, p.lands, now) for p in paid), 30, theme.WIN,
-                (ribbon.right - 12, ribbon.y + 30), "midright",
-                max_width=ribbon.width - 80)
-    for i, (where, cents) in enumerate(lines):
+    draw_amount(surface, result.paid, 30, theme.WIN, (ribbon.right - 12, ribbon.y + 30),
+                "midright", max_width=ribbon.width - 80)
+    for i, (where, cents) in enumerate(result.lines):
         y = ribbon.y + 72 + 26 * i
         draw_text(surface, where, 20, theme.CREAM, (ribbon.x + 12, y), "midleft",
                   Style.CONDENSED)
         draw_amount(surface, cents, 20, theme.WHITE, (ribbon.right - 12, y), "midright",
                     Style.CONDENSED)
 
+
 def draw_recap(surface: pygame.Surface, presenter: Presenter, layout: TableLayout,
                shown: TableState, now: float) -> None:
     """The round at its end, in one line over the spots: its cards and what it paid."""
-    r = shown.round
-    landed = all(p.lands <= now for paid in presenter.paid.values() for p in paid)
-    if shown.phase is not Phase.COMPLETE or not landed or r.dealer_card is None:
+    words = recap_words(presenter, shown, now)
+    if words is None:
         return
-    seats = [n for n in range(1, len(r.returned) + 1) if r.returned[n - 1]]
-    war = f"  ·  WAR {r.dealer_war_card.code}" if r.dealer_war_card is not None else ""
-    paid = (f"PAID {format_cents(sum(r.returned))} TO {len(seats)} "
-            f"SEAT{'' if len(seats) == 1 else 'S'}" if seats else "THE HOUSE WINS")
-    words = f"ROUND {r.number}  ·  DEALER {r.dealer_card.code}{war}  ·  {paid}"
     plate = pygame.Rect(*map(round, layout.banner_row))
     pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
     pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
