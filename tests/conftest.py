@@ -44,3 +44,18 @@ def private_places(tmp_path: Path, site_config: Path,
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     yield
+
+
+@pytest.fixture(autouse=True)
+def quick_pin_hashes(request: pytest.FixtureRequest,
+                     monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """PINs hashed in a test take 1,000 PBKDF2 rounds, not the 600,000 a cabinet's take.
+
+    A stored hash says its own count, so checking one is exactly as in production, only
+    quicker; tests/test_pin.py and tests marked ``real_pin_cost`` keep the real count.
+    """
+    real = (request.module.__name__ == "tests.test_pin"
+            or request.node.get_closest_marker("real_pin_cost") is not None)
+    if not real:
+        monkeypatch.setattr("etg.table.pin.ITERATIONS", 1_000)
+    yield

@@ -637,14 +637,14 @@ def test_the_countdowns_stand_still_while_the_operator_menu_is_open(tmp_path: Pa
     if app.table.state.shoe is None:
         app.table.shuffle(ShuffleReason.NEW_SHOE, "dealer")
     assert app.send(OpenBets(), "dealer") is None
-    for _ in range(5 * 60):  # five seconds of betting
-        app.frame(1 / 60)
+    for _ in range(5 * 60):  # five seconds of betting (the clock's, not the drawing's)
+        app.frame(1 / 60, draw=False)
     before = app.timekeeper.remaining(app.now)
     betting = app.table.state.paytable.timers.betting_s
     assert before is not None and betting - 5.1 < before < betting - 4.9
     _enter_menu(app)
     for _ in range(int(betting + 10) * 60):  # longer than the whole countdown
-        app.frame(1 / 60)
+        app.frame(1 / 60, draw=False)
     assert app.table.state.phase is Phase.BETTING  # No More Bets was not sent meanwhile
     assert app.timekeeper.remaining(app.now) == pytest.approx(before, abs=0.05)
     while isinstance(app.top, OperatorMenu):

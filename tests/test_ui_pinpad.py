@@ -29,6 +29,7 @@ def _key(app: App, char: str) -> None:
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0))
 
 
+@pytest.mark.real_pin_cost  # the check must take a while for frames to go on beside it
 def test_frames_go_on_while_the_pin_is_checked(tmp_path: Path) -> None:
     config = config_copy(tmp_path)
     set_cabinet_value(config / "cabinet.yaml", "operator_pin_hash", hash_pin(PIN))

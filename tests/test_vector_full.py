@@ -218,6 +218,7 @@ def test_envy_and_payout_exact_values() -> None:
     assert "house_edge_surrender" in surrender and "house_edge_war" not in surrender
 
 
+@pytest.mark.slow  # a million simulated rounds
 def test_a_meter_whose_ceiling_is_within_reach_still_has_its_long_run_from_the_chain() -> None:
     paytable = tables.maryland_bonus(5)
     bonus = paytable.bonus_spin
@@ -246,6 +247,7 @@ def maryland() -> Paytable:
     return tables.maryland_bonus(5)
 
 
+@pytest.mark.slow  # a million simulated rounds
 def test_a_million_rounds_agree_with_every_exact_figure() -> None:
     paytable = maryland()
     setup = standard_setup(paytable)

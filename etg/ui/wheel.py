@@ -139,10 +139,10 @@ class WheelView:
                          Orientation.RADIAL, radius),
         )
         art = display_ready
-        self._bases = tuple(art(paint_ring(ring.segments, ring.radii, radius))
-                            for ring in self._rings)
+        painted = tuple(paint_ring(ring.segments, ring.radii, radius) for ring in self._rings)
+        self._bases = tuple(art(base) for base in painted)
         self._base_turns = tuple(tuple(art(turned(base, step * _COPY_STEP))
-                                       for step in range(_COPIES)) for base in self._bases)
+                                       for step in range(_COPIES)) for base in painted)
         # Each label read with its top (or end) toward the rim, and turned half a turn.
         self._sprites = tuple(
             tuple(None if fit is None else (label_sprite(fit, segment.ink),

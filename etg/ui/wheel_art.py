@@ -8,6 +8,7 @@ are in pixels of the logical 1920×1080 canvas.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -77,9 +78,13 @@ def ink_on(fill: RGB) -> RGB:
 # -- painting -----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=8)
 def paint_ring(segments: tuple[Segment, ...], radii: tuple[float, float],
                radius: int) -> pygame.Surface:
     """A ring of equal wedges, segment 0 centred on 12 o'clock, without its labels.
+
+    Painted once per ring and size and kept (a new table scene after a paytable switch, or
+    a restart of the screen, finds it ready); never mutate it.
 
     The surface is square, the wheel's centre in its middle, transparent outside the ring.
     The gold line round the ring's outer edge reaches :data:`OVERLAP` pixels beyond it,
@@ -321,9 +326,10 @@ def blit_ring(surface: pygame.Surface, picture: pygame.Surface, centre: tuple[in
         surface.blit(picture, area.move(offset), area)
 
 
+@lru_cache(maxsize=64)
 def turned(art: pygame.Surface, degrees: float) -> pygame.Surface:
     """A ring's square `art` turned smoothly `degrees` counter-clockwise, cropped to the
-    same square (the ring is a disc, so nothing is lost)."""
+    same square (the ring is a disc, so nothing is lost). Kept per artwork and angle."""
     if degrees == 0.0:
         return art
     big = pygame.transform.rotozoom(art, degrees, 1.0)
