@@ -42,13 +42,24 @@ def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
         _require_a_screen()
         display = cabinet.display
         if options.windowed or not display.fullscreen:
-            return pygame.display.set_mode((display.width, display.height), pygame.RESIZABLE,
-                                           display=display.index)
+            size = _fitting((display.width, display.height), display.index)
+            return pygame.display.set_mode(size, pygame.RESIZABLE, display=display.index)
         window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN, display=display.index)
         pygame.mouse.set_visible(False)  # kiosk: players touch, nobody points
         return window
     except pygame.error as error:
         raise NoDisplay(str(error)) from error
+
+
+def _fitting(size: tuple[int, int], index: int) -> tuple[int, int]:
+    """A window of ``size``, made smaller (its shape kept) where the desktop is smaller: a
+    1920×1080 table opened on a laptop shows whole, not cropped."""
+    desktops = pygame.display.get_desktop_sizes()
+    if index >= len(desktops):
+        return size
+    room_w, room_h = (round(side * 0.9) for side in desktops[index])
+    scale = min(1.0, room_w / size[0], room_h / size[1])
+    return max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
 
 
 def probe_display(options: RunOptions) -> None:
