@@ -55,8 +55,8 @@ def _fitting(size: tuple[int, int], index: int) -> tuple[int, int]:
     """A window of ``size``, made smaller (its shape kept) where the desktop is smaller: a
     1920×1080 table opened on a laptop shows whole, not cropped."""
     desktops = pygame.display.get_desktop_sizes()
-    if index >= len(desktops):
-        return size
+    if index >= len(desktops) or pygame.display.get_driver() in _NOWHERE:
+        return size  # SDL's dummy driver has no desktop: the window is the size asked for
     room_w, room_h = (round(side * 0.9) for side in desktops[index])
     scale = min(1.0, room_w / size[0], room_h / size[1])
     return max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
