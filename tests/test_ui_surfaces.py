@@ -149,6 +149,7 @@ def test_the_dealer_panel_opens_only_for_a_dealer_signed_in(tmp_path: Path) -> N
         k.type_keys(app, "j")
         panel = app.top
         assert isinstance(panel, DealerPanel)
+        assert all(min(b.rect[2], b.rect[3]) >= 48 for b in panel.buttons(app.now))  # a finger
         k.tap(app, "dealer:open")  # the console on the panel
         assert app.table.state.phase is Phase.BETTING
         # The players keep the rest of the table while the panel is open.
@@ -176,6 +177,7 @@ def test_the_dealer_display_shows_the_console_on_a_window_of_its_own(tmp_path: P
         screen = app.dealer.screen
         button = next(b for b in app.dealer.scene.buttons(app.now) if b.tag == "dealer:open")
         assert button.hot  # the round expects OPEN next
+        assert all(min(b.rect[2], b.rect[3]) >= 48 for b in app.dealer.scene.buttons(app.now))
         x, y, w, h = button.rect
         sx, sy = screen.viewport.to_screen(x + w / 2, y + h / 2)
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):

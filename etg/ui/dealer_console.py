@@ -42,8 +42,9 @@ log = logging.getLogger("etg.kiosk")
 PANEL_IDLE_S = 20.0
 """The dealer panel closes after this long without the dealer touching it."""
 
-PANEL: Rect = (16.0, 72.0, 216.0, 520.0)
-"""Where the dealer panel lies on the table screen: over the meters, clear of the seats."""
+PANEL: Rect = (16.0, 72.0, 416.0, 440.0)
+"""Where the dealer panel lies on the table screen: over the meters and the dealer's cards,
+clear of the seats; two columns of keys a finger high (at least 48 px, SPEC §6)."""
 
 _SDL_WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL_WINDOWPOS_CENTERED_DISPLAY(index), SDL 2
 
@@ -84,12 +85,14 @@ class DealerPanel(Scene):
 
     def buttons(self, now: float) -> Sequence[Button]:
         x, y, w, h = PANEL
-        step = (h - 120) / len(CONSOLE)
-        rects: list[Rect] = [(x + 10, y + 56 + i * step, w - 20, step - 6)
-                             for i in range(len(CONSOLE))]
+        rows = (len(CONSOLE) + 1) // 2
+        step = (h - 56 - 66) / rows
+        half = (w - 30) / 2
+        rects: list[Rect] = [(x + 10 + (i % 2) * (half + 10), y + 56 + (i // 2) * step,
+                              half, step - 8) for i in range(len(CONSOLE))]
         state = self.ctx.table.committed
         return [*console_buttons(state, self.ctx.table.tilted, rects, size=24),
-                Button((x + 10, y + h - 60, w - 20, 50), "CLOSE", "panel:close",
+                Button((x + 10, y + h - 62, w - 20, 52), "CLOSE", "panel:close",
                        colour=theme.PANEL_LIGHT, size=22)]
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
