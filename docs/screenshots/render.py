@@ -66,7 +66,7 @@ from etg.table.pin import hash_pin
 from etg.ui.app import App
 from etg.ui.dealer_console import DealerPanel, DealerScreen, DealerWindow
 from etg.ui.display import open_window
-from etg.ui.operator import OperatorMenu
+from etg.ui.operator.menu import OperatorMenu
 from etg.ui.options import RunOptions
 from etg.ui.presenter import BigWin, Celebration
 from etg.ui.scene import Show
