@@ -8,6 +8,7 @@ the App's input adapter as real pygame mouse and finger events.
 from __future__ import annotations
 
 import os
+import re
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -42,6 +43,17 @@ def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:
     cabinet.write_text(text.replace("paytables/maryland-community-5.yaml",
                                     f"paytables/{paytable}"), encoding="utf-8")
     return target
+
+
+def layout_config(tmp: Path, spots: int, seats: int) -> Path:
+    """A writable config/ whose cabinet plays Maryland's ``spots``-spot table at ``seats``."""
+    name = f"maryland-community-{spots}.yaml"
+    config = config_copy(tmp, name)
+    paytable = config / "paytables" / name
+    paytable.write_text(re.sub(r"^seats: \d+", f"seats: {seats}",
+                               paytable.read_text(encoding="utf-8"), flags=re.M),
+                        encoding="utf-8")
+    return config
 
 
 def make_app(tmp: Path, paytable: str = "maryland-community-5.yaml", seed: int = 7,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from etg.core.cards import CARDS_PER_DECK, Card, Colour
+from etg.core.cards import Colour
 from etg.core.commands import Command, Shuffle, ShuffleReason
 from etg.core.engine import TableState, apply, new_table
 from etg.core.events import Event
@@ -33,7 +33,7 @@ from etg.core.paytable import (
     WarForm,
     WheelSegment,
 )
-from etg.core.shoe import ShoeDraw
+from etg.core.shoe import ShoeDraw, stacked_draw
 
 MD_PAYOUTS = Payouts(Odds(1), Odds(10), Odds(1), Odds(2))
 
@@ -115,19 +115,8 @@ def south_dakota(**changes: object) -> Paytable:
 
 
 def rigged_draw(paytable: Paytable, codes: Sequence[str], cut_index: int | None = None) -> ShoeDraw:
-    """A shoe whose first cards are ``codes`` (the burn card first), the rest in slot order.
-
-    A code asked for more often than the shoe holds that card is skipped.
-    """
-    n = paytable.shoe.cards
-    free: dict[int, list[int]] = {}
-    for slot in range(n - 1, -1, -1):
-        free.setdefault(slot % CARDS_PER_DECK, []).append(slot)
-    front = [free[i].pop() for i in (Card.parse(code).index for code in codes) if free[i]]
-    used = set(front)
-    order = tuple(front + [slot for slot in range(n) if slot not in used])
-    _low, high = paytable.shoe.cut_window()
-    return ShoeDraw(order, high if cut_index is None else cut_index)
+    """A shoe whose first cards are ``codes`` (the burn card first): see stacked_draw."""
+    return stacked_draw(paytable.shoe, codes, cut_index)
 
 
 def table(paytable: Paytable, codes: Sequence[str] = (), credits: int = 100_000,

@@ -7,7 +7,6 @@ Set ``ETG_FELT_SHOTS`` to a directory to keep the PNGs for a look by eye.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pygame
@@ -26,12 +25,7 @@ TIES = ["2C", "9S", "9C", "4D", "KH", "3S", "QD", "9D", "9H"]
 
 def window_app(tmp_path: Path, spots: int, seats: int, size: tuple[int, int]) -> k.App:
     """The kiosk in a ``size`` window (SDL's dummy driver) on a Maryland table of that shape."""
-    name = f"maryland-community-{spots}.yaml"
-    config = k.config_copy(tmp_path, name)
-    paytable = config / "paytables" / name
-    paytable.write_text(re.sub(r"^seats: \d+", f"seats: {seats}",
-                               paytable.read_text(encoding="utf-8"), flags=re.M),
-                        encoding="utf-8")
+    config = k.layout_config(tmp_path, spots, seats)
     cabinet = config / "cabinet.yaml"
     cabinet.write_text(cabinet.read_text(encoding="utf-8")
                        .replace("width: 1920", f"width: {size[0]}")

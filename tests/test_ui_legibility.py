@@ -10,7 +10,6 @@ ones, and are not counted.
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 from pathlib import Path
 
@@ -53,12 +52,7 @@ def _owner() -> str:
 @pytest.mark.parametrize(("spots", "seats"), [(3, 6), (5, 9), (7, 9)])
 def test_every_text_on_the_players_table_is_at_least_20_px(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spots: int, seats: int) -> None:
-    name = f"maryland-community-{spots}.yaml"
-    config = k.config_copy(tmp_path, name)
-    paytable = config / "paytables" / name
-    paytable.write_text(re.sub(r"^seats: \d+", f"seats: {seats}",
-                               paytable.read_text(encoding="utf-8"), flags=re.M),
-                        encoding="utf-8")
+    config = k.layout_config(tmp_path, spots, seats)
     asked: list[tuple[int, str]] = []
     load = assets._font
 

@@ -9,7 +9,6 @@ player can touch reaches a dealer's or an operator's action.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
 import pygame
@@ -46,12 +45,7 @@ TIES = ["2C", "9S", "9C", "4D", "KH", "3S", "QD", "9D", "9H"]
 
 
 def _app(tmp_path: Path, spots: int = 5, seats: int = 6) -> k.App:
-    name = f"maryland-community-{spots}.yaml"
-    config = k.config_copy(tmp_path, name)
-    paytable = config / "paytables" / name
-    paytable.write_text(re.sub(r"^seats: \d+", f"seats: {seats}",
-                               paytable.read_text(encoding="utf-8"), flags=re.M),
-                        encoding="utf-8")
+    config = k.layout_config(tmp_path, spots, seats)
     set_cabinet_value(config / "cabinet.yaml", "dealers.D0417", hash_pin(DEALER_PIN))
     set_cabinet_value(config / "cabinet.yaml", "operator_pin_hash", hash_pin("9753"))
     return k.make_app(tmp_path, config=config)

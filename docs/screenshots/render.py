@@ -38,7 +38,6 @@ import pygame
 from etg.config.cabinet_edit import set_cabinet_value
 from etg.config.loader import load_cabinet, load_paytable
 from etg.config.places import shipped_config_dir
-from etg.core.cards import CARDS_PER_DECK, Card
 from etg.core.commands import (
     BetKind,
     CashIn,
@@ -56,9 +55,9 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.jackpot import JackpotRules
-from etg.core.paytable import Decision, Paytable
+from etg.core.paytable import Decision
 from etg.core.rng import SeededSource
-from etg.core.shoe import ShoeDraw
+from etg.core.shoe import stacked_draw
 from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
@@ -150,7 +149,7 @@ def _play(app: App, seats: int, spots: int, folder: Path) -> None:
     app.send(SignInDealer("D0417"), "dealer D0417")
     codes = ["2C", "7D", "AH", "AD", *OTHERS[:spots - 2], "AH", "4C", "4D", "4S", "AH", "KD",
              "AH"]
-    app.send(Shuffle(_stacked(p, codes), ShuffleReason.NEW_SHOE), "dealer")
+    app.send(Shuffle(stacked_draw(p.shoe, codes), ShuffleReason.NEW_SHOE), "dealer")
     app.send(OpenBets(), "dealer")
     for seat in range(1, seats + 1):
         spot = 1 if seat == 1 else 2 if seat == 2 else 1 + (seat - 1) % spots
@@ -200,18 +199,6 @@ def _play(app: App, seats: int, spots: int, folder: Path) -> None:
                           headless=True)
     dealer.show(app.now)
     pygame.image.save(dealer.screen.canvas, folder / "11-dealer-screen.png")
-
-
-def _stacked(paytable: Paytable, codes: list[str]) -> ShoeDraw:
-    """A shoe whose first cards are ``codes``, the rest in slot order (the cut card late)."""
-    n = paytable.shoe.cards
-    free: dict[int, list[int]] = {}
-    for slot in range(n - 1, -1, -1):
-        free.setdefault(slot % CARDS_PER_DECK, []).append(slot)
-    front = [free[i].pop() for i in (Card.parse(code).index for code in codes) if free[i]]
-    used = set(front)
-    return ShoeDraw(tuple(front + [s for s in range(n) if s not in used]),
-                    paytable.shoe.cut_window()[1])
 
 
 def _showing(app: App, kind: type, after: float) -> bool:

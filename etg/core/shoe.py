@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from etg.core.cards import CARDS_PER_DECK, Card
@@ -37,6 +38,25 @@ def draw_shoe(rules: ShoeRules, source: RandomSource) -> ShoeDraw:
     order = fisher_yates(rules.cards, source)
     low, high = rules.cut_window()
     return ShoeDraw(order, low + source.randbelow(high - low + 1))
+
+
+def stacked_draw(rules: ShoeRules, codes: Sequence[str],
+                 cut_index: int | None = None) -> ShoeDraw:
+    """A shoe whose first cards are ``codes`` (the burn card first), the rest in slot order,
+    the cut card as late as the rules allow unless ``cut_index`` says otherwise.
+
+    For tests, the screenshots and the benchmarks, where a round must deal what it is
+    meant to show; a cabinet's shoe is only ever :func:`draw_shoe`'s. A code asked for
+    more often than the shoe holds that card is skipped.
+    """
+    n = rules.cards
+    free: dict[int, list[int]] = {}
+    for slot in range(n - 1, -1, -1):
+        free.setdefault(slot % CARDS_PER_DECK, []).append(slot)
+    front = [free[i].pop() for i in (Card.parse(code).index for code in codes) if free[i]]
+    used = set(front)
+    order = tuple(front + [slot for slot in range(n) if slot not in used])
+    return ShoeDraw(order, rules.cut_window()[1] if cut_index is None else cut_index)
 
 
 def draw_problem(rules: ShoeRules, draw: ShoeDraw) -> str | None:

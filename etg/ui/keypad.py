@@ -10,6 +10,7 @@ import pygame
 
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL
+from etg.ui.scene import Input, KeyPress, Tap
 from etg.ui.theme import shade
 from etg.ui.widgets import Button, draw_panel, draw_text
 
@@ -71,6 +72,16 @@ def keypad_buttons(entry: str, usable: bool, most: int) -> list[Button]:
     out.append(Button((_KEYPAD_X, cancel_y, 3 * _KEY_W + 2 * _GAP, 84), "CANCEL",
                       "pin:cancel", colour=_CANCEL, size=30))
     return out
+
+
+def pad_press(event: Input) -> str | None:
+    """What a tap or a key on a pad asks for (a digit, ``clear``, ``back``, ``enter``,
+    ``cancel``), or None."""
+    if isinstance(event, Tap):
+        return event.button.tag.removeprefix("pin:")
+    if isinstance(event, KeyPress):
+        return keypad_key(event.key, event.unicode)
+    return None
 
 
 def keypad_key(key: int, unicode: str) -> str | None:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from etg.ui import theme
-from etg.ui.keypad import draw_masked, draw_pad, entry_box, keypad_buttons, keypad_key
-from etg.ui.scene import AskNumber, Close, Input, KeyPress, Scene, Tap
+from etg.ui.keypad import draw_masked, draw_pad, entry_box, keypad_buttons, pad_press
+from etg.ui.scene import AskNumber, Close, Input, Scene
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
 
 if TYPE_CHECKING:
@@ -58,12 +58,9 @@ class NumberPad(Scene):
         return keypad_buttons(self.entry, True, self.ask.most)
 
     def handle(self, event: Input) -> bool:
-        if isinstance(event, Tap):
-            self.press(event.button.tag.removeprefix("pin:"))
-        elif isinstance(event, KeyPress):
-            what = keypad_key(event.key, event.unicode)
-            if what is not None:
-                self.press(what)
+        what = pad_press(event)
+        if what is not None:
+            self.press(what)
         return True  # modal, as the PIN pad
 
     def press(self, what: str) -> None:

@@ -37,8 +37,8 @@ from etg.config.problems import ConfigError
 from etg.table.pin import MAX_DIGITS, Credential, PinRole, verify_pin
 from etg.table.records import PinLocked, PinOk, PinUnchecked, WrongPin
 from etg.ui import theme
-from etg.ui.keypad import PAD_WIDTH, draw_masked, draw_pad, keypad_buttons, keypad_key
-from etg.ui.scene import Close, Input, KeyPress, Scene, Tap
+from etg.ui.keypad import PAD_WIDTH, draw_masked, draw_pad, keypad_buttons, pad_press
+from etg.ui.scene import Close, Input, Scene
 from etg.ui.widgets import Button, draw_button, draw_text
 
 if TYPE_CHECKING:
@@ -143,14 +143,10 @@ class PinPad(Scene):
         return keypad_buttons(self.entry, not self.locked(now) and not self.no_pin, MAX_DIGITS)
 
     def handle(self, event: Input) -> bool:
-        if isinstance(event, Tap):
-            self.press(event.button.tag.removeprefix("pin:"))
-        elif isinstance(event, KeyPress):
-            what = keypad_key(event.key, event.unicode)
-            if what is not None:
-                self.press(what)
-        # The pad is modal: no key reaches the dealer console under it.
-        return True
+        what = pad_press(event)
+        if what is not None:
+            self.press(what)
+        return True  # modal: no key reaches the dealer's keys under it
 
     # --- behaviour --------------------------------------------------------------------------
 

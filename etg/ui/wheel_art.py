@@ -8,9 +8,9 @@ are in pixels of the logical 1920×1080 canvas.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pygame
 
