@@ -51,7 +51,7 @@ from etg.core.events import Event
 from etg.core.state import TableState
 from etg.ledger import chain
 from etg.ledger.chain import GENESIS, Anchor, canonical, link
-from etg.ledger.codec import dump_command, dump_state, load_state
+from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, Layouts, current_layout
 from etg.ledger.entry import (
     COMPACT,
@@ -60,6 +60,7 @@ from etg.ledger.entry import (
     Entry,
     EntryKind,
     check_label,
+    checkpoint_data,
     compact_content,
     encode_body,
     entry_of,
@@ -488,14 +489,15 @@ class Ledger:
         return [int(r[0]) for r in rows]
 
     def checkpoint(self, seq: int) -> tuple[int, dict[str, Any], TableState]:
-        """The checkpoint at entry ``seq``; raises ValueError or KeyError if it cannot be read."""
+        """The checkpoint at entry ``seq``: its body (its ``state`` loaded) and the state.
+
+        Raises ValueError or KeyError if it cannot be read.
+        """
         entry = self.entry(seq)
         if entry is None or entry.kind != EntryKind.CHECKPOINT.value:
             raise KeyError(f"entries row {seq} is not a checkpoint")
-        body = entry.data()
-        if "unreadable" in body:
-            raise ValueError(body["unreadable"])
-        return seq, body, load_state(canonical(body["state"]))
+        body, state = checkpoint_data(entry)
+        return seq, body, state
 
     def checkpoints(self) -> Iterator[tuple[int, dict[str, Any], TableState]]:
         """Checkpoints newest first, each read when it is reached (raises if unreadable)."""
