@@ -176,10 +176,11 @@ class Recount:
                 None if m is None else m.cents for m in state.meters]:
             self._found("checkpoint", f"{where}: its credits or meters differ from its state")
         self._compare_state(state, where, where)
-        recorded = {pid: Counter({(seat, name): value for seat, name, value in rows})
-                    for pid, rows in body["meters"].items()}
+        recorded = {pid: counted for pid, counted in (
+            (pid, {(seat, name): value for seat, name, value in rows if value})
+            for pid, rows in body["meters"].items()) if counted}
         self._add_rounds()
-        if _nonzero(recorded) != _nonzero(self.meters):
+        if recorded != _nonzero(self.meters):
             self._found("meters", f"{where}: its meters differ from the ledger's sums")
 
     def _event(self, entry: Entry) -> None:
