@@ -124,6 +124,8 @@ class Layouts:
 
         Raises LookupError if none was (the entry is older than every layout).
         """
+        if self._seqs and self._seqs[-1] < seq:  # nearly every entry: the newest layout's
+            return self._layouts[-1]
         for recorded, layout in zip(reversed(self._seqs), reversed(self._layouts),
                                     strict=True):
             if recorded < seq:

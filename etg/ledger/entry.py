@@ -158,7 +158,7 @@ def round_header(body: bytes | str, layout: Layout) -> dict[str, Any]:
         raise ValueError(f"compressed body damaged: {error}") from None
     if not inflater.eof:
         raise ValueError("compressed body damaged: the stream is cut short")
-    header = from_json(text)
+    header = from_json(text, cache_strings="keys")
     if not isinstance(header, dict):
         raise ValueError("a round's header is not an object")
     return header

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import zip_longest
+from operator import add
 from typing import Any
 
 from etg.core.state import LEVELS, Phase, TableState
@@ -234,7 +235,12 @@ class Recount:
             self._found("credits", f"{_where(seq, number)}: credits before "
                                    f"{record['credits_before']}, the ledger adds up to {at_open}")
         net = summary["net"] if complete else None
-        expected = credits if net is None else [c + n for c, n in zip(credits, net, strict=True)]
+        if net is None:
+            expected = credits
+        elif len(net) == len(credits):
+            expected = list(map(add, credits, net))
+        else:
+            raise ValueError(f"{len(net)} seats' results for {len(credits)} seats")
         after = record["credits_after"]
         if after != expected:
             self._found("credits", f"{_where(seq, number)}: credits after {after}, cash-in, "
