@@ -37,10 +37,9 @@ CHUNK = 4096
 MAX_REPORTED = 100
 """Problems kept per stretch (verify shows a dozen and counts the rest)."""
 
-Money = Callable[[sqlite3.Connection, int, int, "list[int] | None"], None]
-"""Told each range of entries (first, last) the walk has linked, in order, and which of them
-are not commands (None: not known, to be found), to read what it counts of them: every
-entry of the stretch once, the ``counted_from`` checkpoint first."""
+Money = Callable[[sqlite3.Connection, int, int], None]
+"""Told each range of entries (first, last) the walk has linked, in order, to read what it
+counts of them (every entry of the stretch once, the ``counted_from`` checkpoint first)."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,7 @@ def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
                     _broken(problems, entry.seq, entry.kind, entry.tag)
                 previous, expected, count = entry.hash, entry.seq + 1, count + 1
             if money is not None:
-                money(conn, counted, expected - 1, None)
+                money(conn, counted, expected - 1)
                 counted = expected
             if progress is not None:
                 progress(expected - 1)
@@ -99,18 +98,17 @@ def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
                 for offset in _links(keyed, previous, rows):
                     _broken_row(conn, problems, first + offset)
                 previous, expected = rows[-1][1], last + 1
-                others = [first + i for i, row in enumerate(rows) if row[2]]
             else:  # some are missing: read their numbers too, to say which
-                expected, previous, others = _window_with_gaps(conn, keyed, problems, first,
-                                                               last, expected, previous)
+                expected, previous = _window_with_gaps(conn, keyed, problems, first, last,
+                                                       expected, previous)
             count += len(rows)
             if money is not None:
-                money(conn, counted, last, [*range(counted, first), *others])
+                money(conn, counted, last)
                 counted = last + 1
             if progress is not None:
                 progress(last)
     if money is not None and counted <= stretch.high:
-        money(conn, counted, stretch.high, None)  # nothing linked: the money still reads them
+        money(conn, counted, stretch.high)  # nothing to link: the money still reads its entries
     if expected <= stretch.high and count:
         problems.append(f"entries rows {expected} to {stretch.high} are missing")
     return problems[:MAX_REPORTED], count
@@ -119,15 +117,15 @@ def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
 _CONTENT = ("CAST(seq || char(0) || kind || char(0) || round || char(0) || at || char(0) || "
             "coalesce(actor, char(1)) || char(0) || coalesce(tag, char(1)) || char(0) || "
             "coalesce(format, '') || char(0) || body AS BLOB)")
-_WINDOW = (f"SELECT {_CONTENT}, coalesce(CAST(hash AS BLOB), x''), kind IS NOT 'command' "
-           f"FROM entries WHERE seq >= ? AND seq <= ? ORDER BY seq")
+_WINDOW = (f"SELECT {_CONTENT}, coalesce(CAST(hash AS BLOB), x'') FROM entries "
+           f"WHERE seq >= ? AND seq <= ? ORDER BY seq")
 
 
 def _links(keyed: Callable[[], Any], previous: bytes, rows: list[Any]) -> list[int]:
-    """The places in ``rows`` (content, stored hash, ...) whose link does not hold: the few
+    """The places in ``rows`` (content, stored hash) whose link does not hold: the few
     lines every entry of a long walk goes through."""
     bad = []
-    for offset, (content, stored, _) in enumerate(rows):
+    for offset, (content, stored) in enumerate(rows):
         mac = keyed()
         mac.update(previous)
         mac.update(content or b"")
@@ -138,20 +136,15 @@ def _links(keyed: Callable[[], Any], previous: bytes, rows: list[Any]) -> list[i
 
 
 def _window_with_gaps(conn: sqlite3.Connection, keyed: Callable[[], Any], problems: list[str],
-                      first: int, last: int, expected: int, previous: bytes
-                      ) -> tuple[int, bytes, list[int]]:
-    """Entries ``first``..``last`` when some are missing: each link, and each gap; the entry
-    reached, its hash, and the entries that are not commands."""
-    others = []
-    for seq, content, stored, other in conn.execute(f"SELECT seq, {_WINDOW[len('SELECT '):]}",
-                                                    [first, last]):
+                      first: int, last: int, expected: int, previous: bytes) -> tuple[int, bytes]:
+    """Entries ``first``..``last`` when some are missing: each link, and each gap."""
+    for seq, content, stored in conn.execute(f"SELECT seq, {_WINDOW[len('SELECT '):]}",
+                                             [first, last]):
         expected = _gap(problems, expected, seq)
-        if _links(keyed, previous, [(content, stored, other)]):
+        if _links(keyed, previous, [(content, stored)]):
             _broken_row(conn, problems, seq)
-        if other:
-            others.append(seq)
         previous, expected = stored, seq + 1
-    return expected, previous, others
+    return expected, previous
 
 
 def _keyed(key: bytes) -> Callable[[], Any]:

@@ -437,20 +437,12 @@ class _Money:
         self.legacy: str | None = LEGACY_GENESIS if legacy else None
         self.failures: list[str] = []
 
-    def __call__(self, conn: sqlite3.Connection, low: int, high: int,
-                 seqs: list[int] | None = None) -> None:
+    def __call__(self, conn: sqlite3.Connection, low: int, high: int) -> None:
         recount = self.recount
         layouts = self.ledger.layouts
         headers = not recount.events
-        if seqs is None:
-            cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND "
-                                  f"seq <= ? AND kind != 'command' ORDER BY seq", [low, high])
-        elif seqs:  # the walk knows them: each read through the table's key
-            cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq IN "
-                                  f"({', '.join('?' * len(seqs))}) AND kind != 'command' "
-                                  f"ORDER BY seq", seqs)
-        else:
-            return
+        cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND "
+                              f"seq <= ? AND kind != 'command' ORDER BY seq", [low, high])
         while rows := cursor.fetchmany(1000):
             for row in rows:
                 seq, kind, fmt = row[0], row[1], row[8]
