@@ -192,3 +192,25 @@ def test_progress_reaches_the_end_of_the_chain(tmp_path: Path, parts: list[int])
     assert told[-1] == (total, total)
     assert all(done <= whole == total for done, whole in told)
     assert [done for done, _ in told] == sorted(done for done, _ in told)
+
+
+def test_a_damaged_file_is_reported_by_quick_check_when_the_walk_is_in_parts(
+        tmp_path: Path, parts: list[int]) -> None:
+    """``quick_check`` is one more task of the workers: its finding is the verdict, as it is
+    when it runs before the walk, whatever the parts met on the damaged pages."""
+    db = tmp_path / "l.db"
+    _played(db, 8)
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with db.open("r+b") as file:  # a page in the middle, its header made nonsense
+        file.seek(pages // 2 * size)
+        file.write(b"\xee" * 16)
+    store = Ledger.open_readonly(db)
+    try:
+        problems = verify(store, full=True)
+    finally:
+        store.close()
+    assert problems and {p.check for p in problems} == {"quick_check"}, problems
+    assert parts
