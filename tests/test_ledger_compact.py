@@ -177,27 +177,3 @@ def test_every_compact_entry_is_marked_and_the_chain_holds(tmp_path: Path) -> No
     assert all(len(e.hash) == 16 for e in entries)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert dataclasses.replace(entries[5], body=b"x").content() != entries[5].content()
-
-
-def test_the_chain_walked_by_worker_processes_finds_what_one_process_finds(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from etg.ledger import chain_walk
-
-    db = tmp_path / "l.db"
-    table, _, _ = _busiest(db, 4)
-    table.close()
-    monkeypatch.setattr(chain_walk, "PARALLEL_ROWS", 1)  # a long ledger's path, on a short one
-    monkeypatch.setattr(chain_walk, "workers", lambda: 3)
-    store = Ledger.open_readonly(db)
-    assert verify(store, full=True) == []
-    store.close()
-    with sqlite3.connect(db) as conn:  # one edit in each third of the chain
-        conn.execute("DROP TRIGGER entries_no_update")
-        last = conn.execute("SELECT max(seq) FROM entries").fetchone()[0]
-        for seq in (3, last // 2, last - 2):
-            conn.execute("UPDATE entries SET actor = 'someone' WHERE seq = ?", [seq])
-    store = Ledger.open_readonly(db)
-    found = [p.message for p in verify(store, full=True) if p.check == "chain"]
-    store.close()
-    assert [m.split(" (")[0] for m in found] == [f"entries row {seq}"
-                                                 for seq in (3, last // 2, last - 2)]

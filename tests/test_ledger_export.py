@@ -138,3 +138,30 @@ def test_the_audit_trail_reads_only_its_span(db: Path) -> None:
             assert list(store.audit_trail(Span(first_round=9, last_round=8))) == []
     finally:
         store.close()
+
+
+def test_a_span_of_times_holds_exactly_the_items_of_those_times_at_every_edge(db: Path) -> None:
+    """SQLite leaves out the entries outside the times before Python reads them: each bound
+    set at an entry's own time (and a microsecond either side) keeps what it always kept."""
+    store = Ledger.open_readonly(db)
+    try:
+        with store.reading():
+            every = list(store.audit_trail())
+
+            def when(item: tuple[str, dict[str, Any]]) -> str:
+                kind, value = item
+                return str(value["at"] if kind == "event" else value["ended_at"])
+
+            times = sorted({when(item) for item in every})
+            edges = {times[0], times[len(times) // 3], times[len(times) // 2], times[-1]}
+            for edge in sorted(edges):
+                moment = datetime.fromisoformat(edge)
+                for bound in (moment - timedelta(microseconds=1), moment,
+                              moment + timedelta(microseconds=1)):
+                    text = bound.isoformat()
+                    assert list(store.audit_trail(Span(since=text))) == [
+                        item for item in every if when(item) >= text]
+                    assert list(store.audit_trail(Span(before=text))) == [
+                        item for item in every if when(item) < text]
+    finally:
+        store.close()

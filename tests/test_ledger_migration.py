@@ -1,9 +1,13 @@
-"""A ledger written by the schema-2 program is carried into the chain with nothing lost.
+"""Ledgers written by earlier programs are carried forward with nothing lost.
 
-The fixture (``tests/data/ledgers/schema-0002.db``, see its README) was written
-by the program before the chained ledger. After the migration every meter,
-every recalled round and the table's state are what they were, the old hand
-ledger's chain head is sealed in the new chain, and play goes on.
+The fixtures (``tests/data/ledgers/``, see their README) were written by the
+program before the chained ledger (schema 2) and by the program before the
+compact format (schema 3). After the migration every meter, every recalled
+round (as the record, as recall shows it, as the export writes it) and the
+table's state are what they were; the older chain's head is sealed in the new
+chain; ``verify --full`` is clean, in one process or cut into parts, and still
+finds an edit of the older entries; audits refuse the old file rather than
+convert it, the kiosk converts it once, and play goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -176,12 +180,14 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     assert len(records) == 8 and any(r["outcome"] == "voided" for r in records)
     assert state.phase is Phase.BETTING and any(state.round.staked)  # a round was left open
 
+    refused = CliRunner().invoke(main, ["ledger", "verify", "--db", str(db)])
+    assert refused.exit_code == 2 and "older program" in refused.output  # audits never convert
     ledger = Ledger.open(db, kind=LedgerKind.TEST)
     assert ledger.schema_version == 4
     assert ledger.meters() == meters
     assert ledger.rounds() == records  # every round as it was recorded, events included
-    assert [render_round(r) for r in ledger.rounds(last=3)] == [render_round(r)
-                                                                for r in records[-3:]]
+    assert [render_round(r) for r in ledger.rounds(last=len(records))] == [
+        render_round(r) for r in records]  # every round recalls as it did
     assert rebuild(ledger) == state
     # The verbose chain is sealed as it was: the first compact entry names its head and links
     # to it; its entries keep their bytes and their hashes.
@@ -193,7 +199,12 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     assert all(e.format is None for e in ledger.entries(until=head_seq))
     assert verify(ledger, full=True) == [] and verify(ledger, full=True, events=True) == []
     assert verify(ledger) == []
+    head_after = ledger.head
     ledger.close()
+
+    again = Ledger.open(db)  # converted once: opening it again changes nothing
+    assert again.head == head_after and again.schema_version == 4
+    again.close()
 
     table = Table.open(Ledger.open(db), _approved_paytable(db, db.parent), SeededSource(5))
     assert table.tilt is None and table.state == state
@@ -202,14 +213,61 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     for _ in range(2):  # the round left open, then a whole new one
         driver.play_round(table.state)
     resumed, new = table.ledger.rounds(last=2)
+    assert table.ledger.rounds()[:len(records)] == records  # the old rounds, still as they were
+    grown = table.ledger.meters()
     table.close()
     # The resumed round's record holds the wagers placed before the conversion.
     assert resumed["round"] == 9 and new["round"] == 10
     assert {"type": "WagerPlaced", "seat": 3, "spot": 3, "kind": "initial", "amount": 1000,
             "total": 1000, "credits": state.credits[2]} in resumed["events"]
+    # Every meter carried on from where the old program left it (verify adds them all up).
+    assert all(grown[pid][key] >= value for pid, counter in meters.items()
+               for key, value in counter.items())
     result = CliRunner().invoke(main, ["ledger", "verify", "--full", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert result.output.strip().endswith("10 rounds, clean")
+    recalled = CliRunner().invoke(main, ["ledger", "recall", "--db", str(db), "--last", "10"])
+    assert recalled.exit_code == 0
+    assert all(render_round(r) in recalled.output for r in records)
+    exported = CliRunner().invoke(main, ["ledger", "export", "--db", str(db), "--format", "jsonl",
+                                         "--to", str(len(records))])
+    assert exported.exit_code == 0, exported.output
+    lines = [json.loads(line) for line in exported.output.splitlines()]
+    assert [{k: v for k, v in line.items() if k != "type"} for line in lines
+            if line["type"] == "round"] == records
+
+
+def test_the_converted_ledger_verifies_the_same_in_worker_processes(
+        schema_3: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify --full`` cut into parts: the verbose entries and their older hashes in the
+    first, the compact ones after; an edit of either is found as one process finds it."""
+    from etg.ledger import verify as verify_module
+    from etg.table import controller as table_module
+
+    monkeypatch.setattr(table_module, "CHECKPOINT_EVERY", 1)
+    table = Table.open(Ledger.open(schema_3), _approved_paytable(schema_3, schema_3.parent),
+                       SeededSource(5))
+    driver = RoundDriver(busiest_bots(table.state.paytable), SeededSource(6), table.apply,
+                         repeat=True)
+    for _ in range(6):
+        driver.play_round(table.state)
+    table.close()
+    monkeypatch.setattr(verify_module, "PARALLEL_ROWS", 1)
+    monkeypatch.setattr(verify_module, "workers", lambda: 2)
+    store = Ledger.open_readonly(schema_3)
+    assert len(verify_module._Checks(store, full=True, events=False).parts) > 2
+    assert verify(store, full=True) == [] and verify(store, full=True, events=True) == []
+    store.close()
+    conn = sqlite3.connect(schema_3)
+    conn.execute("DROP TRIGGER entries_no_update")
+    last = conn.execute("SELECT max(seq) FROM entries").fetchone()[0]
+    conn.execute("UPDATE entries SET actor = 'someone' WHERE seq IN (40, ?)", [last - 3])
+    conn.commit()
+    conn.close()
+    store = Ledger.open_readonly(schema_3)
+    found = [p.message.split(" (")[0] for p in verify(store, full=True) if p.check == "chain"]
+    store.close()
+    assert found == ["entries row 40", f"entries row {last - 3}"]
 
 
 def test_an_edited_verbose_entry_is_still_found_after_the_conversion(schema_3: Path) -> None:

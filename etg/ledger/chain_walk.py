@@ -1,67 +1,74 @@
-"""The chain's links, checked row by row: in this process, or split over several.
+"""The chain's links, checked row by row, with the money read in the same pass.
 
 Each entry's hash is a MAC of the previous entry's *stored* hash and its own
 content, so any stretch of the chain can be checked on its own, given the hash
 just before it: ``etg ledger verify --full`` hands stretches of a long ledger
-to worker processes while it adds up the money, and a million rounds are
-walked in well under a minute on two cores.
+to worker processes (:mod:`etg.ledger.verify`).
 
 A compact entry's content is put together by SQLite (every column but the hash,
 joined with NUL, the body last: :func:`etg.ledger.entry.compact_content`), so a
-row costs one fetch of two values and one MAC. Verbose entries (before the seal) are read
-whole and hashed as they were written.
+row costs one fetch of two values and one MAC, the key set up once per walk
+(:func:`_keyed`). The walk goes window by window of entry numbers: a window that
+holds as many rows as numbers holds each of them once, so a row's number is its
+place and need not be fetched; a window with fewer is read again with the numbers,
+to say which are missing. Verbose entries (before the seal) are read whole and
+hashed as they were written.
+
+After each window the walk hands its range to ``money`` (a :data:`Money`), which
+reads the entries of that range that are not commands — a few in a hundred —
+while their pages are still in SQLite's cache.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import sqlite3
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
-from pathlib import Path
 from typing import Any
 
 from etg.ledger.chain import GENESIS, MAC_BYTES, link
 from etg.ledger.entry import COMPACT, ENTRY_SELECT, entry_of
 
-_COMPACT_SELECT = ("seq, CAST(seq || char(0) || kind || char(0) || round || char(0) || at || "
-                   "char(0) || coalesce(actor, char(1)) || char(0) || coalesce(tag, char(1)) || "
-                   "char(0) || coalesce(format, '') || char(0) || body AS BLOB), "
-                   "CAST(hash AS BLOB)")
-
-PARALLEL_ROWS = 400_000
-"""A stretch at least this long is split over worker processes (one per core, at most 4)."""
+CHUNK = 4096
+"""Entries fetched at a time (a window of entry numbers): memory stays flat at any length."""
 
 MAX_REPORTED = 100
 """Problems kept per stretch (verify shows a dozen and counts the rest)."""
+
+Money = Callable[[sqlite3.Connection, int, int], None]
+"""Told each range of entries (first, last) the walk has linked, in order, to read what it
+counts of them (every entry of the stretch once, the ``counted_from`` checkpoint first)."""
 
 
 @dataclass(frozen=True)
 class Stretch:
     """Entries ``low``..``high`` of the chain; entries up to ``verbose_until`` are verbose;
     ``previous``: the hash entry ``low`` follows when the file does not hold the entry
-    before it (the head of an archive, or the genesis)."""
+    before it (the head of an archive, or the genesis). ``counted_from``: an entry before
+    ``low`` (the checkpoint a stretch of the money starts at) the money reads first; its link
+    belongs to the stretch before."""
 
     low: int
     high: int
     verbose_until: int
     previous: bytes | None = None
+    counted_from: int | None = None
 
 
 def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
-          progress: Callable[[int], None] | None = None) -> tuple[list[str], int]:
+          progress: Callable[[int], None] | None = None,
+          money: Money | None = None) -> tuple[list[str], int]:
     """Every broken link in ``stretch`` (as messages, at most :data:`MAX_REPORTED`) and the
     number of entries read. An entry missing from the sequence is a broken link too.
-    ``progress`` is told the entry reached now and then."""
+    ``progress`` is told the entry reached after each chunk; ``money`` the entries linked."""
     problems: list[str] = []
     count = 0
     expected = stretch.low
     previous = stretch.previous if stretch.previous is not None else _hash_before(conn,
                                                                                    stretch.low)
+    counted = stretch.low if stretch.counted_from is None else stretch.counted_from
     if stretch.low <= stretch.verbose_until:
         cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
                               f"ORDER BY seq", [stretch.low, min(stretch.high,
@@ -74,79 +81,76 @@ def check(conn: sqlite3.Connection, key: bytes, stretch: Stretch,
                         link(key, previous, entry.content()), entry.hash):
                     _broken(problems, entry.seq, entry.kind, entry.tag)
                 previous, expected, count = entry.hash, entry.seq + 1, count + 1
-    low = max(stretch.low, stretch.verbose_until + 1)
-    if low <= stretch.high:
-        blake = hashlib.blake2b
-        cursor = conn.execute(f"SELECT {_COMPACT_SELECT} FROM entries WHERE seq >= ? AND "
-                              f"seq <= ? ORDER BY seq", [low, stretch.high])
-        while rows := cursor.fetchmany(4000):
-            for seq, content, stored in rows:
-                if seq != expected:
-                    expected = _gap(problems, expected, seq)
-                if blake(previous + content, key=key, digest_size=MAC_BYTES).digest() != stored:
-                    _broken_row(conn, problems, seq)
-                previous, expected = stored, seq + 1
-            count += len(rows)
+            if money is not None:
+                money(conn, counted, expected - 1)
+                counted = expected
             if progress is not None:
                 progress(expected - 1)
+    low = max(stretch.low, stretch.verbose_until + 1)
+    if low <= stretch.high:
+        keyed = _keyed(key)
+        for first in range(low, stretch.high + 1, CHUNK):
+            last = min(first + CHUNK - 1, stretch.high)
+            rows = conn.execute(_WINDOW, [first, last]).fetchall()
+            if len(rows) == last - first + 1:  # entries first..last, every one: seq is implied
+                if expected != first:
+                    _gap(problems, expected, first)
+                for offset in _links(keyed, previous, rows):
+                    _broken_row(conn, problems, first + offset)
+                previous, expected = rows[-1][1], last + 1
+            else:  # some are missing: read their numbers too, to say which
+                expected, previous = _window_with_gaps(conn, keyed, problems, first, last,
+                                                       expected, previous)
+            count += len(rows)
+            if money is not None:
+                money(conn, counted, last)
+                counted = last + 1
+            if progress is not None:
+                progress(last)
+    if money is not None and counted <= stretch.high:
+        money(conn, counted, stretch.high)  # nothing to link: the money still reads its entries
     if expected <= stretch.high and count:
         problems.append(f"entries rows {expected} to {stretch.high} are missing")
     return problems[:MAX_REPORTED], count
 
 
-def start(path: Path, key: bytes, stretch: Stretch, workers: int
-          ) -> tuple[ProcessPoolExecutor, list[Any]] | None:
-    """Begin checking ``stretch`` in ``workers`` processes (each with a read-only connection
-    of its own), in the background; collect with :func:`collect`. None if the stretch is too
-    short to be worth the workers' start: then call :func:`check` in this process."""
-    if workers < 2 or stretch.high - stretch.low + 1 < PARALLEL_ROWS:
-        return None
-    size = stretch.high - stretch.low + 1
-    step = -(-size // workers)
-    parts = [Stretch(low, min(low + step - 1, stretch.high), stretch.verbose_until,
-                     stretch.previous if low == stretch.low else None)
-             for low in range(stretch.low, stretch.high + 1, step)]
-    pool = ProcessPoolExecutor(max_workers=len(parts), mp_context=_context())
-    return pool, [pool.submit(_check_file, str(path), key, part) for part in parts]
+_CONTENT = ("CAST(seq || char(0) || kind || char(0) || round || char(0) || at || char(0) || "
+            "coalesce(actor, char(1)) || char(0) || coalesce(tag, char(1)) || char(0) || "
+            "coalesce(format, '') || char(0) || body AS BLOB)")
+_WINDOW = (f"SELECT {_CONTENT}, coalesce(CAST(hash AS BLOB), x'') FROM entries "
+           f"WHERE seq >= ? AND seq <= ? ORDER BY seq")
 
 
-def collect(started: tuple[ProcessPoolExecutor, list[Any]]) -> tuple[list[str], int]:
-    """The problems of a :func:`start`, in chain order, and the entries read."""
-    pool, futures = started
-    try:
-        results = [future.result() for future in futures]
-    finally:
-        pool.shutdown()
-    return ([p for problems, _ in results for p in problems][:MAX_REPORTED],
-            sum(n for _, n in results))
+def _links(keyed: Callable[[], Any], previous: bytes, rows: list[Any]) -> list[int]:
+    """The places in ``rows`` (content, stored hash) whose link does not hold: the few
+    lines every entry of a long walk goes through."""
+    bad = []
+    for offset, (content, stored) in enumerate(rows):
+        mac = keyed()
+        mac.update(previous)
+        mac.update(content or b"")
+        if mac.digest() != stored or content is None:
+            bad.append(offset)
+        previous = stored
+    return bad
 
 
-def workers() -> int:
-    """The processes worth starting here: the cores this process may use, at most 4."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4))
+def _window_with_gaps(conn: sqlite3.Connection, keyed: Callable[[], Any], problems: list[str],
+                      first: int, last: int, expected: int, previous: bytes) -> tuple[int, bytes]:
+    """Entries ``first``..``last`` when some are missing: each link, and each gap."""
+    for seq, content, stored in conn.execute(f"SELECT seq, {_WINDOW[len('SELECT '):]}",
+                                             [first, last]):
+        expected = _gap(problems, expected, seq)
+        if _links(keyed, previous, [(content, stored)]):
+            _broken_row(conn, problems, seq)
+        previous, expected = stored, seq + 1
+    return expected, previous
 
 
-def _context() -> Any:
-    """Forked workers where the platform has fork: they need nothing of the program but this
-    module, and a spawned one would first run the caller's main module again (a script, a
-    bench, a test) — only the ``etg`` command guards against that."""
-    try:
-        return get_context("fork")
-    except ValueError:
-        return get_context("spawn")
-
-
-def _check_file(path: str, key: bytes, stretch: Stretch) -> tuple[list[str], int]:
-    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        conn.execute("BEGIN")
-        return check(conn, key, stretch)
-    finally:
-        conn.close()
+def _keyed(key: bytes) -> Callable[[], Any]:
+    """A fresh keyed BLAKE2b of :func:`etg.ledger.chain.mac` at each call, copied from one
+    made once: the key's own block is not set up again for every entry."""
+    return hashlib.blake2b(key=key, digest_size=MAC_BYTES).copy
 
 
 def _hash_before(conn: sqlite3.Connection, seq: int) -> bytes:
@@ -154,7 +158,7 @@ def _hash_before(conn: sqlite3.Connection, seq: int) -> bytes:
         return GENESIS
     row = conn.execute("SELECT CAST(hash AS BLOB) FROM entries WHERE seq = ?",
                        [seq - 1]).fetchone()
-    return GENESIS if row is None else bytes(row[0])
+    return GENESIS if row is None or row[0] is None else bytes(row[0])
 
 
 def _gap(problems: list[str], expected: int, seq: int) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from etg.core.commands import Command
@@ -59,6 +59,7 @@ class Layout:
         self._event_specs = [fields for _, fields in body["events"]]
         self._command_codes = {name: i for i, name in enumerate(self.command_names)}
         self._event_codes = {name: i for i, name in enumerate(self.event_names)}
+        self._event_unpackers: dict[int, _Unpacker] = {}  # made at the first event of each type
 
     def event_code(self, name: str) -> int | None:
         """The code of an event type in this layout (None if it had none then)."""
@@ -99,8 +100,10 @@ class Layout:
 
     def unpack_event(self, packed: list[Any]) -> dict[str, Any]:
         code = packed[0]
-        return {"type": self.event_names[code],
-                **_unpack_fields(packed, 1, self._event_specs[code])}
+        unpack = self._event_unpackers.get(code)
+        if unpack is None:
+            unpack = self._event_unpackers[code] = _unpacker(self._event_specs[code])
+        return {"type": self.event_names[code], **unpack(packed, 1)}
 
 
 class Layouts:
@@ -121,6 +124,8 @@ class Layouts:
 
         Raises LookupError if none was (the entry is older than every layout).
         """
+        if self._seqs and self._seqs[-1] < seq:  # nearly every entry: the newest layout's
+            return self._layouts[-1]
         for recorded, layout in zip(reversed(self._seqs), reversed(self._layouts),
                                     strict=True):
             if recorded < seq:
@@ -169,6 +174,40 @@ def _pack(value: Any, spec: Spec) -> Any:
     if spec[0] == "d":
         return _pack_fields(value, spec[1])
     return [_pack(item, spec[1]) for item in value]
+
+
+_Unpacker = Callable[[list[Any], int], dict[str, Any]]
+
+
+def _unpacker(fields: list[list[Any]]) -> _Unpacker:
+    """:func:`_unpack_fields` for one type, made once: a recall or an export unpacks every
+    event of every round, and a flat type is then one ``dict(zip(...))``."""
+    names = [name for name, _ in fields]
+    nested = [(i, _value_unpacker(spec)) for i, (_, spec) in enumerate(fields)
+              if spec is not None]
+    count = len(names)
+
+    def unpack(packed: list[Any], start: int) -> dict[str, Any]:
+        if len(packed) - start != count:
+            raise ValueError(f"{len(packed) - start} values for {count} fields")
+        values = list(packed[start:])
+        for i, inner in nested:
+            if values[i] is not None:
+                values[i] = inner(values[i])
+        return dict(zip(names, values, strict=True))
+
+    return unpack
+
+
+def _value_unpacker(spec: list[Any]) -> Callable[[Any], Any]:
+    """:func:`_unpack` for one spec that is not None, made once."""
+    if spec[0] == "d":
+        fields = _unpacker(spec[1])
+        return lambda value: fields(value, 0)
+    if spec[1] is None:
+        return lambda value: [item for item in value]
+    item = _value_unpacker(spec[1])
+    return lambda value: [None if x is None else item(x) for x in value]
 
 
 def _unpack_fields(packed: list[Any], start: int, fields: list[list[Any]]) -> dict[str, Any]:

@@ -25,11 +25,16 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import Enum
-from typing import Any
+from typing import Any, Required
 
+from pydantic import ConfigDict, TypeAdapter, with_config
+from pydantic_core import from_json
+from typing_extensions import TypedDict
+
+from etg.core.state import TableState
 from etg.ledger.chain import canonical
-from etg.ledger.compact import Layouts
-from etg.ledger.round_codec import decode_round
+from etg.ledger.compact import Layout, Layouts
+from etg.ledger.round_codec import PRIMED, UNPRIMED, decode_round
 
 COMPACT = 1
 """The ``format`` column of a compact entry (NULL: the verbose format)."""
@@ -113,15 +118,74 @@ def encode_body(kind: str, body: Any) -> bytes:
 def decode_json(kind: str, body: bytes | str, fmt: int | None) -> Any:
     """A body that is JSON (every kind but a compact round), undoing the compression;
     raises ValueError if it is not readable."""
+    return json.loads(json_text(kind, body, fmt))
+
+
+def json_text(kind: str, body: bytes | str, fmt: int | None) -> bytes | str:
+    """The JSON text of a body that is JSON, its compression undone; raises ValueError."""
     if fmt is None:
-        return json.loads(body)
+        return body
     if not isinstance(body, bytes):
         raise ValueError("a compact body must be bytes")
     try:
-        raw = zlib.decompress(body) if kind in COMPRESSED else body
+        return zlib.decompress(body) if kind in COMPRESSED else body
     except zlib.error as error:
         raise ValueError(f"compressed body damaged: {error}") from None
-    return json.loads(raw)
+
+
+def round_header(body: bytes | str, layout: Layout) -> dict[str, Any]:
+    """A compact round's header (:data:`ROUND_HEADER`) from its body, the rest left deflated.
+
+    What the audits add up a million times over: the header's deflate stream alone
+    (the body is laid out as :mod:`etg.ledger.round_codec` says: flag, header length,
+    header, detail) and its JSON read by pydantic's parser, which gives the values
+    :func:`json.loads` gives in a fraction of the time. Raises ValueError if unreadable.
+    """
+    if not isinstance(body, bytes):
+        raise ValueError("a compact body must be bytes")
+    if len(body) < 5 or body[0] not in (UNPRIMED, PRIMED):
+        raise ValueError("not a compact round body")
+    if body[0] == PRIMED:
+        if layout.dictionary is None:
+            raise ValueError("the round's dictionary (its layout's first round) is missing")
+        inflater = zlib.decompressobj(-15, layout.dictionary[0])
+    else:
+        inflater = zlib.decompressobj(-15)
+    size = int.from_bytes(body[1:5], "big")
+    try:
+        text = inflater.decompress(body[5:5 + size]) + inflater.flush()
+    except zlib.error as error:
+        raise ValueError(f"compressed body damaged: {error}") from None
+    if not inflater.eof:
+        raise ValueError("compressed body damaged: the stream is cut short")
+    header = from_json(text, cache_strings="keys")
+    if not isinstance(header, dict):
+        raise ValueError("a round's header is not an object")
+    return header
+
+
+@with_config(ConfigDict(extra="allow"))
+class _CheckpointBody(TypedDict, total=False):
+    state: Required[TableState]
+
+
+_CHECKPOINT: list[TypeAdapter[_CheckpointBody]] = []
+
+
+def checkpoint_data(entry: Entry) -> tuple[dict[str, Any], TableState]:
+    """A checkpoint's body and the table state it holds.
+
+    One pass of pydantic over the body's text: the state is validated exactly as
+    :func:`etg.ledger.codec.load_state` validates it, the rest comes back as
+    :func:`json.loads` gives it, in a third of the time of reading the body and then
+    its state. Raises ValueError (or KeyError, TypeError) if it cannot be read.
+    """
+    if not _CHECKPOINT:
+        _CHECKPOINT.append(TypeAdapter(_CheckpointBody))
+    body: dict[str, Any] = dict(_CHECKPOINT[0].validate_json(
+        json_text(entry.kind, entry.body, entry.format)))
+    state: TableState = body["state"]
+    return body, state
 
 
 @dataclass(frozen=True)
@@ -171,6 +235,8 @@ class Entry:
 
     def round_header(self) -> dict[str, Any]:
         """A compact round's header alone; raises ValueError (or LookupError) if unreadable."""
+        if self.format == COMPACT and self.kind == EntryKind.ROUND.value:
+            return round_header(self.body, self._layout())
         header: dict[str, Any] = self.raw(header_only=True)
         return header
 

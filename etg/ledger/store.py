@@ -51,7 +51,7 @@ from etg.core.events import Event
 from etg.core.state import TableState
 from etg.ledger import chain
 from etg.ledger.chain import GENESIS, Anchor, canonical, link
-from etg.ledger.codec import dump_command, dump_state, load_state
+from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, Layouts, current_layout
 from etg.ledger.entry import (
     COMPACT,
@@ -60,6 +60,7 @@ from etg.ledger.entry import (
     Entry,
     EntryKind,
     check_label,
+    checkpoint_data,
     compact_content,
     encode_body,
     entry_of,
@@ -84,6 +85,11 @@ PAGE_SIZE = 1024
 migrations = Migrations("etg-ledger")
 MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger")
 """The migrations this program knows, in order (a file with others is from a newer program)."""
+
+
+_BY_TAG = {EntryKind.PAYTABLE: "entries_paytables", EntryKind.SETTING: "entries_settings"}
+"""The partial indexes of the kinds looked up by tag: reading all of a kind in chain order
+goes through them (the planner would rather scan the table by ``seq``)."""
 
 
 class LedgerError(RuntimeError):
@@ -154,6 +160,8 @@ class Ledger:
         self.layouts = Layouts()
         self._settings: dict[str, str | None] = {}
         self._head_seq, self._head_hash, self._rounds = self._read_head()
+        self._indexes = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'")}
         self.carried: dict[str, Any] = {}  # what archived entries left behind for readers
         self._read_carried()
         self._read_layouts()
@@ -481,28 +489,29 @@ class Ledger:
             return found
         return None
 
-    def checkpoint_seqs(self) -> list[int]:
-        """The checkpoints' entry numbers, newest first (read through their index)."""
-        rows = self.conn.execute("SELECT seq FROM entries WHERE kind = 'checkpoint' "
-                                 "ORDER BY seq DESC").fetchall()
-        return [int(r[0]) for r in rows]
+    def checkpoint_seqs(self) -> Iterator[int]:
+        """The checkpoints' entry numbers, newest first, read through their index as they are
+        asked for (a caller that stops at the newest reads one)."""
+        cursor = self.conn.execute("SELECT seq FROM entries WHERE kind = 'checkpoint' "
+                                   "ORDER BY seq DESC")
+        while (row := cursor.fetchone()) is not None:
+            yield int(row[0])
 
     def checkpoint(self, seq: int) -> tuple[int, dict[str, Any], TableState]:
-        """The checkpoint at entry ``seq``; raises ValueError or KeyError if it cannot be read."""
+        """The checkpoint at entry ``seq``: its body (its ``state`` loaded) and the state.
+
+        Raises ValueError or KeyError if it cannot be read.
+        """
         entry = self.entry(seq)
         if entry is None or entry.kind != EntryKind.CHECKPOINT.value:
             raise KeyError(f"entries row {seq} is not a checkpoint")
-        body = entry.data()
-        if "unreadable" in body:
-            raise ValueError(body["unreadable"])
-        return seq, body, load_state(canonical(body["state"]))
+        body, state = checkpoint_data(entry)
+        return seq, body, state
 
     def checkpoints(self) -> Iterator[tuple[int, dict[str, Any], TableState]]:
         """Checkpoints newest first, each read when it is reached (raises if unreadable)."""
-        cursor = self.conn.execute(
-            "SELECT seq FROM entries WHERE kind = 'checkpoint' ORDER BY seq DESC")
-        for (seq,) in cursor:
-            yield self.checkpoint(int(seq))
+        for seq in self.checkpoint_seqs():
+            yield self.checkpoint(seq)
 
     def entry(self, seq: int) -> Entry | None:
         row = self.conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq = ?",
@@ -519,6 +528,9 @@ class Ledger:
             args.append(until)
         if kind is not None:
             sql += f" AND kind = '{kind.value}'"  # a literal: the partial indexes need one
+            index = _BY_TAG.get(kind)
+            if index is not None and index in self._indexes:  # else SQLite would scan the table
+                sql = sql.replace("FROM entries", f"FROM entries INDEXED BY {index}", 1)
         cursor = self.conn.execute(sql + " ORDER BY seq", args)
         layouts = self.layouts
         while rows := cursor.fetchmany(2000):
@@ -568,9 +580,27 @@ class Ledger:
         """
         span = span or Span()
         low, high = self._seq_bounds(span)
-        for entry in self.entries(after=low - 1, until=high):
-            if entry.kind not in ("round", "event"):
-                continue
+        # SQLite leaves out what is neither a round nor an event, and the compact entries
+        # outside the times (their time is a number), before Python sees them; every entry
+        # that comes through is still held against the times as the program shows them.
+        sql = (f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
+               f"AND kind IN ('round', 'event')")
+        args: list[Any] = [low, high]
+        if span.since is not None:
+            sql += f" AND (format IS NOT {COMPACT} OR typeof(at) != 'integer' OR at >= ?)"
+            args.append(micros(span.since))
+        if span.before is not None:
+            sql += f" AND (format IS NOT {COMPACT} OR typeof(at) != 'integer' OR at < ?)"
+            args.append(micros(span.before))
+        cursor = self.conn.execute(sql + " ORDER BY seq", args)
+        layouts = self.layouts
+        while rows := cursor.fetchmany(500):
+            yield from self._trail(rows, layouts, span)
+
+    def _trail(self, rows: list[Any], layouts: Layouts,
+               span: Span) -> Iterator[tuple[str, dict[str, Any]]]:
+        for row in rows:
+            entry = entry_of(row, layouts)
             if (span.since is not None and entry.at < span.since) or \
                     (span.before is not None and entry.at >= span.before):
                 continue
@@ -601,12 +631,16 @@ class Ledger:
         return [_logged(entry_of(r, self.layouts)) for r in rows]
 
     def last_events(self, kinds: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` event-log entries of these kinds, oldest first."""
-        marks = ", ".join("?" for _ in kinds)
-        rows = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' "
-            f"AND tag IN ({marks}) ORDER BY seq DESC LIMIT ?", [*kinds, limit]).fetchall()
-        return [_logged(entry_of(r, self.layouts)) for r in reversed(rows)]
+        """The newest ``limit`` event-log entries of these kinds, oldest first.
+
+        Each kind is read backwards through the event log's index of kinds: the cost is
+        the entries asked for, whatever the length of the log.
+        """
+        rows = sorted((row for kind in dict.fromkeys(kinds) for row in self.conn.execute(
+            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' AND tag = ? "
+            f"ORDER BY seq DESC LIMIT ?", [kind, limit]).fetchall()),
+            key=lambda row: int(row[0]))[-limit:] if limit > 0 else []
+        return [_logged(entry_of(r, self.layouts)) for r in rows]
 
     def event_page(self, offset: int, limit: int) -> list[dict[str, Any]]:
         """``limit`` event-log entries, newest first, after skipping the newest ``offset``.

@@ -25,26 +25,29 @@ Verification **recomputes**; it does not only re-hash:
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import hashlib
-import json
+import os
 import sqlite3
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from itertools import zip_longest
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from etg.config.loader import LoadedPaytable
 from etg.core.engine import apply
 from etg.core.events import Event
-from etg.core.state import LEVELS, Phase, TableState
+from etg.core.state import TableState
 from etg.ledger import chain, chain_walk
+from etg.ledger.chain_walk import MAX_REPORTED
 from etg.ledger.codec import load_command
-from etg.ledger.entry import COMPACT, ENTRY_SELECT, entry_of
+from etg.ledger.entry import COMPACT, ENTRY_SELECT, entry_of, round_header
 from etg.ledger.legacy import LEGACY_GENESIS, legacy_hash
-from etg.ledger.meters import log_meters, round_meters
-from etg.ledger.money import CONTRIBUTED, settled_net, summarize
+from etg.ledger.recount import MAX_PROBLEMS, Figures, Recount, capped
 from etg.ledger.store import (
     Entry,
     EntryKind,
@@ -54,8 +57,8 @@ from etg.ledger.store import (
     describe,
 )
 
-MAX_PROBLEMS = 12
-"""Problems reported per check; the rest are counted."""
+__all__ = ["MAX_PROBLEMS", "Recount", "ReplayError", "active_tilts", "check_anchor",
+           "check_file", "check_paytable", "check_schema", "rebuild", "replay_one", "verify"]
 
 Progress = Callable[[int, int], None]
 """Called with (entries checked, entries in all) while verifying."""
@@ -80,14 +83,27 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     except chain.AnchorError as error:
         anchor, anchor_problem = None, Problem("anchor", str(error))
     with ledger.reading():
-        problems = ledger.quick_check() if file_check else []
+        beside = file_check and full and ledger.key is not None and \
+            ledger.head[0] >= PARALLEL_ROWS and workers() > 1  # in a worker of the walk
+        problems = ledger.quick_check() if file_check and not beside else []
         if problems:
             return problems  # a damaged file: the other checks would only repeat it
+        checks = None
+        try:
+            checks = _Checks(ledger, full, events=not full if events is None else events,
+                             file_check=beside)
+            checks.walk(progress)
+        except (sqlite3.DatabaseError, BrokenProcessPool):
+            found = checks.file_problems if checks else []
+            found = found or (ledger.quick_check() if beside else [])
+            if found:
+                return found
+            raise
+        if checks.file_problems:
+            return checks.file_problems
         if anchor_problem is not None:
             problems.append(anchor_problem)
-        checks = _Checks(ledger, full, events=not full if events is None else events)
-        checks.walk(progress)
-        problems += _capped(checks.chain)
+        problems += capped(checks.chain)
         if anchor_problem is None and ledger.key is not None:
             problems += check_anchor(ledger, anchor)
         if state is None and not checks.broken:
@@ -245,21 +261,35 @@ def check_paytable(ledger: Ledger, paytable: LoadedPaytable | None) -> list[Prob
 
 # --- the walk -----------------------------------------------------------------------------------
 
+PARALLEL_ROWS = 50_000
+"""A full walk at least this long is split over worker processes (one per core, at most 4)."""
+
+PARTS_PER_WORKER = 16
+"""Stretches handed out per worker process: a worker slowed by a neighbour takes fewer, and
+the last stretch leaves the other workers idle for less time."""
+
+
 class _Checks:
     """One pass over the chain and the money: from the newest checkpoint at start-up (the
     checkpoint's own link to the entry before it included, so start-up costs the same after
     a year as after a day), from entry 1 with ``--full``.
 
-    Two walks over the same snapshot: the links of every entry
-    (:mod:`etg.ledger.chain_walk`, in worker processes beside this one for a long
-    ``--full``), and the money, which reads every entry but the commands and decodes
-    only what it adds up: checkpoints, the event log and each round's header (its
-    summary). ``events`` (start-up, and ``verify --events``) also decodes each round's
-    events and makes its summary again.
+    Each chunk of entries is linked (:mod:`etg.ledger.chain_walk`) and its entries that are
+    not commands — checkpoints, the event log and each round's header (its summary) — are
+    counted (:class:`_Money`, :class:`etg.ledger.recount.Recount`) while their pages are
+    still in SQLite's cache. ``events`` (start-up, and ``verify --events``) also decodes each
+    round's events and makes its summary again.
+
+    A long ``--full`` is cut at checkpoints between rounds into stretches walked by worker
+    processes (:func:`_walk_part`), each counting the money from its first checkpoint on;
+    the figures each stretch ends with must be the very figures the next one starts from
+    (the checkpoint between them), so the parts add up to one recount from the first round.
     """
 
-    def __init__(self, ledger: Ledger, full: bool, events: bool) -> None:
+    def __init__(self, ledger: Ledger, full: bool, events: bool,
+                 file_check: bool = False) -> None:
         self.ledger = ledger
+        self.file_check = file_check  # PRAGMA quick_check too (before the walk, or in a worker)
         self.full = full
         self.chain: list[Problem] = []
         self.broken = False
@@ -268,67 +298,167 @@ class _Checks:
                                      ).fetchone()[0]
         self.first = ledger.first_seq()  # 1, or the first entry after an archive's cut
         self.start = 0 if full or newest is None else int(newest)
+        self.file_problems: list[Problem] = []  # quick_check's, when a worker ran it
+        low = max(self.start, self.first)
+        self.stretch = chain_walk.Stretch(low, ledger.head[0], _verbose_until(ledger))
+        self.parts = self._parts(self.stretch) if full and ledger.key else [self.stretch]
+
+    @property
+    def parted(self) -> bool:
+        """The walk runs in worker processes."""
+        return len(self.parts) > 1
 
     def walk(self, progress: Progress | None) -> None:
+        """The walk, and ``PRAGMA quick_check`` if asked (:attr:`file_problems`; nothing else
+        is walked if it finds any)."""
         ledger = self.ledger
+        if self.file_check and not self.parted:
+            self.file_problems = ledger.quick_check()
+            if self.file_problems:
+                return
         key = ledger.key
         total, _ = ledger.head
-        low = max(self.start, self.first)
-        previous = None
+        low = self.stretch.low
         if low == self.first > 1:  # the live chain follows the archive's last entry
             archived = ledger.archived_head()
             if archived is None or archived[0] != low - 1:
                 self._fail(f"entries rows 1 to {low - 1} are missing and no archive records "
                            f"taking them")
             else:
-                previous = archived[1]
-        stretch = chain_walk.Stretch(low, total, _verbose_until(ledger), previous)
-        background = None
+                first = dataclasses.replace(self.parts[0], previous=archived[1])
+                self.parts[0] = first
+                if not self.parted:
+                    self.stretch = first
+        stretch = self.stretch
+        money = _Money(ledger, self.recount, legacy=self.start == 0)
         if key is None:
             self.chain.append(Problem("chain", "the ledger key is not available here: the chain's "
                                                "signatures were not checked"))
-        elif self.full:
-            background = chain_walk.start(ledger.path, key, stretch, chain_walk.workers())
-        halfway = key is not None and background is None
-        if key is not None and background is None:
-            tick = None if progress is None else (lambda seq: progress(seq // 2, total))
-            links, _ = chain_walk.check(ledger.conn, key, stretch, tick)
-            self._links(links)
-        self._money(stretch, progress, total, halfway)
-        if background is not None:
-            links, _ = chain_walk.collect(background)
-            self._links(links)
+            money(ledger.conn, low, total)
+        else:
+            if self.parted:
+                self._walk_parts(self.parts, progress, total, key, self.file_check)
+            else:
+                tick = None if progress is None else (lambda seq: progress(seq, total))
+                links, _ = chain_walk.check(ledger.conn, key, stretch, tick, money)
+                self._links(links)
+        for message in money.failures:
+            self._fail(message)
         if progress is not None:
             progress(total, total)
 
-    def _money(self, stretch: chain_walk.Stretch, progress: Progress | None, total: int,
-               halfway: bool) -> None:
-        legacy = LEGACY_GENESIS
-        counting = self.start == 0
-        layouts = self.ledger.layouts
-        cursor = self.ledger.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
-            f"AND kind != 'command' ORDER BY seq", [stretch.low, stretch.high])
-        while rows := cursor.fetchmany(4000):
-            for row in rows:
-                entry = entry_of(row, layouts)
-                if entry.kind == "round" and counting and entry.format != COMPACT:
-                    legacy = self._legacy(entry, legacy)
-                if entry.seq == self.start:
-                    counting = True
-                if counting:
-                    try:
-                        self.recount.feed(entry)
-                    except (ValueError, KeyError, TypeError, IndexError, LookupError) as error:
-                        self._fail(f"entries row {entry.seq} ({entry.kind}) cannot be read: "
-                                   f"{error}")
-            if progress is not None:
-                seq = int(rows[-1][0])
-                progress((total + seq) // 2 if halfway else seq, total)
+    def _parts(self, stretch: chain_walk.Stretch) -> list[chain_walk.Stretch]:
+        """``stretch`` cut at rolling checkpoints (written between rounds, with the round
+        before them) into about :data:`PARTS_PER_WORKER` parts per worker process."""
+        size = stretch.high - stretch.low + 1
+        count = workers()
+        if count < 2 or size < PARALLEL_ROWS:
+            return [stretch]
+        pieces = count * PARTS_PER_WORKER
+        floor = max(stretch.low, stretch.verbose_until + 1)
+        cuts: list[int] = []
+        for i in range(1, pieces):
+            row = self.ledger.conn.execute(
+                "SELECT seq FROM entries WHERE kind = 'checkpoint' AND tag = 'interval' "
+                "AND seq >= ? AND seq < ? ORDER BY seq LIMIT 1",
+                [max(floor, stretch.low + size * i // pieces), stretch.high]).fetchone()
+            if row is not None and int(row[0]) > max(cuts, default=stretch.low):
+                cuts.append(int(row[0]))
+        parts = []
+        low, previous, counted = stretch.low, stretch.previous, None
+        for cut in cuts:
+            parts.append(chain_walk.Stretch(low, cut, stretch.verbose_until, previous, counted))
+            low, previous, counted = cut + 1, None, cut
+        parts.append(chain_walk.Stretch(low, stretch.high, stretch.verbose_until, previous,
+                                        counted))
+        return parts
+
+    def _walk_parts(self, parts: list[chain_walk.Stretch], progress: Progress | None,
+                    total: int, key: bytes, file_check: bool) -> None:
+        """The parts in worker processes; their findings in chain order, and the money
+        carried from each part into the next. ``file_check``: ``PRAGMA quick_check`` is one
+        more task for the workers (a process, not a thread: nothing of SQLite's may be held
+        by another thread of this process when it forks its workers)."""
+        context = _context()
+        done = context.Array("q", len(parts), lock=False)
+        events = self.recount.events
+        path = str(self.ledger.path)
+        with ProcessPoolExecutor(max_workers=min(workers(), len(parts)), mp_context=context,
+                                 initializer=_share_progress, initargs=(done,)) as pool:
+            checked = pool.submit(check_file, Path(path)) if file_check else None
+            futures = [pool.submit(_walk_part, path, key, part, index, events,
+                                   index == 0 and self.start == 0)
+                       for index, part in enumerate(parts)]
+            pending = set(futures)
+            while pending:
+                _, pending = wait(pending, timeout=0.25)
+                if progress is not None:
+                    progress(min(sum(done), total), total)
+            if checked is not None:
+                self.file_problems = checked.result()
+                if self.file_problems:
+                    return
+            results = [future.result() for future in futures]
+        recount = self.recount
+        for index, result in enumerate(results):
+            self._links(result.links)
+            for message in result.failures:
+                self._fail(message)
+            recount.found += result.found
+            recount.hidden += result.hidden
+            if index and result.started != results[index - 1].ended:
+                recount.found.append(Problem(
+                    "checkpoint", f"entries row {parts[index].counted_from} (checkpoint): the "
+                                  f"money the ledger adds up to before it is not what it holds "
+                                  f"(credits, progressive meters and their reserves, meters, "
+                                  f"cash since the last round)"))
+        recount.start(results[-1].ended)
 
     def _links(self, problems: list[str]) -> None:
         for message in problems:
             self._fail(message)
+
+    def _fail(self, message: str) -> None:
+        self.broken = True
+        self.chain.append(Problem("chain", message))
+
+
+class _Money:
+    """The money's side of a walk (a :data:`etg.ledger.chain_walk.Money`): the entries of each
+    range that are not commands, counted by ``recount`` — a compact round from its header
+    alone (:func:`etg.ledger.entry.round_header`) unless it is to decode the events.
+
+    ``legacy``: the walk starts at the first round, and the verbose rounds' own older
+    hashes (:mod:`etg.ledger.legacy`) are followed too.
+    """
+
+    def __init__(self, ledger: Ledger, recount: Recount, legacy: bool) -> None:
+        self.ledger = ledger
+        self.recount = recount
+        self.legacy: str | None = LEGACY_GENESIS if legacy else None
+        self.failures: list[str] = []
+
+    def __call__(self, conn: sqlite3.Connection, low: int, high: int) -> None:
+        recount = self.recount
+        layouts = self.ledger.layouts
+        headers = not recount.events
+        cursor = conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND "
+                              f"seq <= ? AND kind != 'command' ORDER BY seq", [low, high])
+        while rows := cursor.fetchmany(1000):
+            for row in rows:
+                seq, kind, fmt = row[0], row[1], row[8]
+                try:
+                    if headers and kind == "round" and fmt == COMPACT:
+                        if recount.credits is not None:
+                            recount.feed_header(seq, row[2], round_header(row[6],
+                                                                          layouts.at(seq)))
+                        continue
+                    entry = entry_of(row, layouts)
+                    if self.legacy is not None and kind == "round" and fmt != COMPACT:
+                        self.legacy = self._legacy(entry, self.legacy)
+                    recount.feed(entry)
+                except (ValueError, KeyError, TypeError, IndexError, LookupError) as error:
+                    self.failures.append(f"entries row {seq} ({kind}) cannot be read: {error}")
 
     def _legacy(self, entry: Entry, previous: str) -> str:
         body = entry.data()
@@ -336,247 +466,80 @@ class _Checks:
         if digest is None:
             return previous
         if legacy_hash(previous, body) != digest:
-            self._fail(f"entries row {entry.seq}: round {entry.round} does not match the hash "
-                       f"the older hand ledger gave it")
+            self.failures.append(f"entries row {entry.seq}: round {entry.round} does not match "
+                                 f"the hash the older hand ledger gave it")
         return str(digest)
 
-    def _fail(self, message: str) -> None:
-        self.broken = True
-        self.chain.append(Problem("chain", message))
+
+@dataclass(frozen=True)
+class _Part:
+    """What a worker found in its part of a full walk."""
+
+    links: list[str]
+    failures: list[str]
+    found: list[Problem]
+    hidden: int  # problems found beyond those kept
+    started: Figures | None  # the money as the part's first checkpoint holds it
+    ended: Figures | None  # and as the part adds it up at its last entry
 
 
-@dataclass
-class Recount:
-    """The money recomputed entry by entry, from a checkpoint on."""
-
-    ledger: Ledger
-    events: bool = False  # decode every round's events and make its summary again
-    found: list[Problem] = field(default_factory=list)
-    credits: list[int] | None = None  # per seat, as cash-in − cash-out + results say
-    progressives: list[int | None] = field(default_factory=list)
-    reserves: list[int] = field(default_factory=list)
-    meters: dict[str, Counter[tuple[int, str]]] = field(default_factory=dict)
-    at_open: list[int] | None = None  # a round open at the checkpoint: its credits then
-    open_seq: int | None = None  # and its OpenBets entry
-    rounds_meters: dict[str, dict[str, list[list[int]]]] = field(default_factory=dict)
-    cash: list[tuple[int, int, int]] = field(default_factory=list)  # (entry, seat, amount) since
-    # the last round: a round's credits before it are the credits less those after its OpenBets
-
-    def feed(self, entry: Entry) -> None:
-        """Count one entry (the walk feeds every entry but the commands)."""
-        kind = entry.kind
-        if kind == EntryKind.CHECKPOINT.value:
-            self._checkpoint(entry)
-        elif self.credits is None:
-            return  # nothing to count from until the first checkpoint
-        elif kind == EntryKind.EVENT.value:
-            self._event(entry)
-        elif kind == EntryKind.ROUND.value:
-            self._round(entry)
-
-    def finish(self, state: TableState | None) -> list[Problem]:
-        """Compare the state now with what the ledger adds up to, and the meters table."""
-        if self.credits is None or state is None:
-            return _capped(self.found)
-        self._compare_state(state, "now", "the table's state")
-        problems = self.found
-        actual = self.ledger.meters()
-        self._add_rounds()
-        for paytable_id in sorted(set(self.meters) | set(actual)):
-            want = +self.meters.get(paytable_id, Counter())
-            have = actual.get(paytable_id, Counter())
-            for seat, name in sorted(set(want) | set(have)):
-                if want[(seat, name)] != have[(seat, name)]:
-                    problems.append(Problem(
-                        "meters", f"meters row ({paytable_id}, seat {seat}, {name}) is "
-                                  f"{have[(seat, name)]}, the ledger sums to {want[(seat, name)]}"))
-        return _capped(problems)
-
-    # --- entries --------------------------------------------------------------------------
-
-    def _checkpoint(self, entry: Entry) -> None:
-        body = entry.data()
-        if "unreadable" in body:
-            raise ValueError(body["unreadable"])
-        state = _state_of(body)
-        if self.credits is None or body["reason"] in ("paytable_switch", "migration"):
-            if self.credits is not None and any(self.credits):
-                self._found("credits", f"entries row {entry.seq}: the paytable was switched "
-                                       f"with credits on the seats {self.credits}")
-            # Mid-round, the money on the table and this round's contributions are counted
-            # when the round ends: start from the credits and meters as they were before it.
-            self.credits, meters = list(state.credits), state.meters
-            if _in_round(state):
-                self.credits = [c + s - r for c, s, r in zip(
-                    self.credits, state.round.staked, state.round.returned, strict=True)]
-                meters = state.round.meters_before or meters
-            self.progressives = [None if m is None else m.cents for m in meters]
-            self.reserves = [0 if m is None else m.reserve_cents for m in meters]
-            self.meters = {pid: Counter({(seat, name): value for seat, name, value in rows})
-                           for pid, rows in body["meters"].items()}
-            self.rounds_meters = {}
-            opened = body.get("round_open")
-            self.at_open = None if opened is None else list(opened["credits"])
-            self.open_seq = None if opened is None else int(opened["seq"])
-            self.cash = []
-            return
-        where = f"entries row {entry.seq} (checkpoint)"
-        if body["credits"] != list(state.credits) or body["progressives"] != [
-                None if m is None else m.cents for m in state.meters]:
-            self._found("checkpoint", f"{where}: its credits or meters differ from its state")
-        self._compare_state(state, where, where)
-        recorded = {pid: Counter({(seat, name): value for seat, name, value in rows})
-                    for pid, rows in body["meters"].items()}
-        self._add_rounds()
-        if {p: +c for p, c in recorded.items()} != {p: +c for p, c in self.meters.items()
-                                                    if +c}:
-            self._found("meters", f"{where}: its meters differ from the ledger's sums")
-
-    def _event(self, entry: Entry) -> None:
-        details = entry.data()
-        kind = entry.tag
-        # A tip leaves the seat's credits for the dealer's tip box as cash out leaves them.
-        if kind in ("cash_in", "cash_out", "tip") and self.credits is not None:
-            seat = int(details["seat"])
-            amount = int(details["amount"])
-            delta = amount if kind == "cash_in" else -amount
-            self.credits[seat - 1] += delta
-            self.cash.append((entry.seq, seat, delta))
-            if self.credits[seat - 1] < 0:
-                self._found("credits", f"entries row {entry.seq}: seat {seat} "
-                                       f"{'tipped' if kind == 'tip' else 'cashed out'} more "
-                                       f"than its credits")
-        if kind == "ram_clear":
-            self.meters, self.rounds_meters = {}, {}
-        logged = {"id": entry.seq, "at": entry.at, "kind": kind, "actor": entry.actor,
-                  "details": details}
-        owner = str(details.get("paytable_id", "cabinet"))
-        self.meters.setdefault(owner, Counter()).update(log_meters(logged))
-
-    def _round(self, entry: Entry) -> None:
-        where = f"entries row {entry.seq} (round {entry.round})"
-        record, summary = self._summary(entry, where)
-        complete = record["outcome"] == "complete"
-        rows = self.rounds_meters.setdefault(record["paytable"]["id"], {})
-        for name, row in summary["meters"].items():  # added up when compared (_add_rounds)
-            rows.setdefault(name, []).append(row)
-        assert self.credits is not None
-        net = summary["net"] if complete and summary["net"] is not None else [0] * len(
-            self.credits)
-        at_open = self.at_open if self.open_seq == record["opened_seq"] else None
-        if at_open is None:  # the credits when betting opened: less the cash since then
-            at_open = list(self.credits)
-            for seq, seat, delta in self.cash:
-                if seq > int(record["opened_seq"]):
-                    at_open[seat - 1] -= delta
-        if record["credits_before"] != at_open:
-            self._found("credits", f"{where}: credits before {record['credits_before']}, the "
-                                   f"ledger adds up to {at_open}")
-        expected = [c + n for c, n in zip(self.credits, net, strict=True)]
-        if record["credits_after"] != expected:
-            self._found("credits", f"{where}: credits after {record['credits_after']}, cash-in, "
-                                   f"cash-out and results add up to {expected}")
-        if any(c < 0 for c in record["credits_after"]):
-            self._found("credits", f"{where}: negative credits {record['credits_after']}")
-        self.credits = list(record["credits_after"])
-        if complete:
-            self._progressive(summary["progressive"], where, self.progressives, self.reserves,
-                              report=True)
-        after = record.get("meters_after") or {}
-        for level, value in zip(_LEVEL_NAMES, self.progressives, strict=False):
-            if level in after and after[level] != value:
-                self._found("progressive", f"{where}: the {level} meter after it is "
-                                           f"{after[level]}, its contributions and awards "
-                                           f"add up to {value}")
-        self.at_open, self.open_seq, self.cash = None, None, []
-
-    def _add_rounds(self) -> None:
-        """Add the meters of the rounds read since the last time to :attr:`meters`: column by
-        column, so a year of rounds costs a few sums a meter, not a dictionary a round."""
-        for paytable_id, names in self.rounds_meters.items():
-            counter = self.meters.setdefault(paytable_id, Counter())
-            for name, rows in names.items():
-                for seat, total in enumerate(map(sum, zip_longest(*rows, fillvalue=0))):
-                    if total:
-                        counter[(seat, name)] += total
-        self.rounds_meters = {}
-
-    def _summary(self, entry: Entry, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The round's record (its header, unless its events are needed) and its summary.
-
-        A verbose round has none stored: it is made from its events. With
-        :attr:`events`, a compact round's is made again and compared.
-        """
-        if entry.format == COMPACT and not self.events:
-            record = entry.round_header()
-            return record, record["summary"]
-        record = self.ledger.record_of(entry)
-        if "unreadable" in record:
-            raise ValueError(record["unreadable"])
-        made = summarize(record, round_meters(record))
-        if record["outcome"] == "complete" and made["net"] is not None:
-            settled = settled_net(record, len(made["net"]))
-            if settled != made["net"]:
-                self._found("credits", f"{where}: its net {made['net']} is not the sum of its "
-                                       f"settled wagers {settled}")
-        stored = record.get("summary")
-        if stored is not None and stored != made:
-            self._found("summary", f"{where}: its summary differs from its events")
-        return record, made
-
-    # --- helpers ------------------------------------------------------------------------
-
-    def _progressive(self, flows: Iterable[list[Any]], where: str,
-                     meters: list[int | None], reserves: list[int], report: bool) -> None:
-        """Follow each progressive meter through a round's flows (:data:`CONTRIBUTED`)."""
-        for flow in flows:
-            level = flow[1]
-            i = _LEVEL_NAMES.index(level)
-            if flow[0] == CONTRIBUTED:
-                _, _, to_meter, to_reserve, after = flow
-                value = meters[i]
-                if value is not None:
-                    meters[i] = value + to_meter
-                    reserves[i] += to_reserve
-                    if report and meters[i] != after:
-                        self._found("progressive", f"{where}: the {level} meter is {after}, its "
-                                                   f"contributions add up to {meters[i]}")
-                continue
-            _, _, before, amount, seeded, from_reserve, after = flow
-            if report and meters[i] != before:
-                self._found("progressive", f"{where}: the {level} meter paid {before}, the "
-                                           f"ledger adds up to {meters[i]}")
-            meters[i] = before - amount + seeded + from_reserve
-            reserves[i] -= from_reserve
-            if report and (meters[i] != after or reserves[i] < 0):
-                self._found("progressive", f"{where}: the {level} meter after the award is "
-                                           f"{after}, the ledger adds up to {meters[i]}")
-
-    def _compare_state(self, state: TableState, where: str, what: str) -> None:
-        """The state against the running figures; mid-round, against the figures the round
-        started from (its stakes out of the credits, the meters before its contributions)."""
-        assert self.credits is not None
-        expected = list(self.credits)
-        cents = [None if m is None else m.cents for m in state.meters]
-        if _in_round(state):
-            expected = [c - s + r for c, s, r in
-                        zip(expected, state.round.staked, state.round.returned, strict=True)]
-            if state.round.meters_before:
-                cents = [None if m is None else m.cents for m in state.round.meters_before]
-        if list(state.credits) != expected:
-            self._found("credits", f"{where}: {what} holds credits {list(state.credits)}, "
-                                   f"cash-in, cash-out and results add up to {expected}")
-        if any(c < 0 for c in state.credits):
-            self._found("credits", f"{where}: negative credits {list(state.credits)}")
-        if cents != self.progressives:
-            self._found("progressive", f"{where}: {what} holds progressive meters {cents}, "
-                                       f"contributions and awards add up to {self.progressives}")
-
-    def _found(self, check: str, message: str) -> None:
-        self.found.append(Problem(check, message))
+_DONE: Any = None
+"""In a worker: the entries each part has linked so far, shared with the caller."""
 
 
-_LEVEL_NAMES = tuple(level.value for level in LEVELS)
+def _share_progress(done: Any) -> None:
+    global _DONE
+    _DONE = done
+
+
+def _walk_part(path: str, key: bytes, part: chain_walk.Stretch, index: int, events: bool,
+               legacy: bool) -> _Part:
+    """One part of a full walk, in a worker process with a read-only connection of its own.
+
+    The cyclic garbage collector rests meanwhile: a walk makes no cycles, and it would
+    otherwise go through every object of the program again and again for nothing.
+    """
+    store = Ledger.open_readonly(Path(path))
+    store.key = key
+    gc.disable()
+    try:
+        with store.reading():
+            recount = Recount(store, events=events)
+            money = _Money(store, recount, legacy)
+
+            def tick(seq: int) -> None:
+                if _DONE is not None:
+                    _DONE[index] = seq - part.low + 1
+
+            links, _ = chain_walk.check(store.conn, key, part, tick, money)
+            last = recount.last_checkpoint
+            ended = recount.figures(last if last == part.high else 0)
+            found = recount.found
+            return _Part(links, money.failures[:MAX_REPORTED], found[:MAX_REPORTED],
+                         recount.hidden + max(0, len(found) - MAX_REPORTED), recount.started,
+                         ended)
+    finally:
+        gc.enable()
+        store.close()
+
+
+def workers() -> int:
+    """The processes worth starting here: the cores this process may use, at most 4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+def _context() -> Any:
+    """Forked workers where the platform has fork: they need nothing of the program but this
+    module, and a spawned one would first run the caller's main module again (a script, a
+    bench, a test) — only the ``etg`` command guards against that."""
+    try:
+        return get_context("fork")
+    except ValueError:
+        return get_context("spawn")
 
 
 def _verbose_until(ledger: Ledger) -> int:
@@ -589,21 +552,3 @@ def _verbose_until(ledger: Ledger) -> int:
         if entry.tag == "seal" and isinstance(body, dict) and "sealed_chain" in body:
             return int(body["sealed_chain"]["seq"])
     return 0
-
-
-def _in_round(state: TableState) -> bool:
-    return state.phase not in (Phase.IDLE, Phase.COMPLETE, Phase.VOIDED) and \
-        bool(state.round.staked)
-
-
-def _state_of(body: dict[str, Any]) -> TableState:
-    from etg.ledger.codec import load_state
-
-    return load_state(json.dumps(body["state"]))
-
-
-def _capped(problems: list[Problem]) -> list[Problem]:
-    if len(problems) <= MAX_PROBLEMS:
-        return problems
-    more = len(problems) - MAX_PROBLEMS
-    return [*problems[:MAX_PROBLEMS], Problem(problems[-1].check, f"and {more} more problems")]
