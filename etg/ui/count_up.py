@@ -41,30 +41,24 @@ def counted(cents: int, since: float, now: float) -> int:
     return round(cents * (1 - (1 - k) ** 3))
 
 
-def amount_surface(cents: int, size: int, colour: Colour,
-                   style: Style = Style.BOLD) -> pygame.Surface:
-    """``format_cents(cents)`` set from cached glyphs (digits are all one width in DejaVu)."""
-    words = format_cents(cents)
-    glyphs = [_glyph(char, size, colour, style) for char in words]
-    height = max(g.get_height() for g in glyphs)
-    out = pygame.Surface((sum(g.get_width() for g in glyphs), height), pygame.SRCALPHA)
-    x = 0
-    for glyph in glyphs:
-        out.blit(glyph, (x, 0))
-        x += glyph.get_width()
-    return out
-
-
 def draw_amount(surface: pygame.Surface, cents: int, size: int, colour: Colour,
                 at: tuple[float, float], anchor: str = "center", style: Style = Style.BOLD,
                 max_width: int | None = None) -> pygame.Rect:
-    """Blit a (counting) amount anchored at ``at``; stepped down in size to fit ``max_width``."""
-    shown = amount_surface(cents, size, colour, style)
-    while max_width is not None and shown.get_width() > max_width and size > 12:
+    """Set a (counting) amount anchored at ``at`` glyph by glyph straight onto `surface` (no
+    surface made for it each frame); stepped down in size to fit ``max_width``."""
+    words = format_cents(cents)
+    glyphs = [_glyph(char, size, colour, style) for char in words]
+    width = sum(g.get_width() for g in glyphs)
+    while max_width is not None and width > max_width and size > 12:
         size -= 2
-        shown = amount_surface(cents, size, colour, style)
-    rect = shown.get_rect(**{anchor: (round(at[0]), round(at[1]))})
-    surface.blit(shown, rect)
+        glyphs = [_glyph(char, size, colour, style) for char in words]
+        width = sum(g.get_width() for g in glyphs)
+    rect = pygame.Rect(0, 0, width, max(g.get_height() for g in glyphs))
+    setattr(rect, anchor, (round(at[0]), round(at[1])))
+    x = rect.x
+    for glyph in glyphs:
+        surface.blit(glyph, (x, rect.y))
+        x += glyph.get_width()
     return rect
 
 
