@@ -492,3 +492,20 @@ def test_celebration_is_a_pure_function_of_time() -> None:
     assert pixels(celebration(11.5)) == pixels(celebration(11.5))
     assert pixels(celebration(11.5)) == pixels(celebration(21.5, started=20.0))
     assert pixels(celebration(11.5)) != pixels(celebration(11.5 + FRAME))
+
+
+def test_the_landed_title_shows_its_letters_not_its_box() -> None:
+    """The pulsing title's sizes are kept from frame to frame; each keeps its transparency
+    (a kept surface whose alpha was switched off would print its whole box in gold)."""
+    from etg.ui.wheel_celebration import _outlined, _title_size
+
+    rect = pygame.Rect(0, 0, 1920, 1080)
+    size = _title_size(rect, "BIG WIN!")
+    box = _outlined("BIG WIN!", size, (255, 246, 180), (222, 142, 24), Style.BOLD,
+                    max(2, size // 18)).get_size()
+    for now in (1.0, 1.3, 2.0):  # landed (after 0.45 s), at several sizes of the pulse
+        surface = pygame.Surface(rect.size)
+        surface.fill((0, 0, 200))
+        celebrate(surface, rect, now, 0.0, "BIG WIN!", "SEAT 2  ·  PAID $274.99", rays=False)
+        gold = pygame.mask.from_threshold(surface, (240, 190, 80), (40, 70, 80)).count()
+        assert 0.05 * box[0] * box[1] < gold < 0.6 * box[0] * box[1], now
