@@ -44,6 +44,7 @@ from etg.ui.app import FRAME_S, App
 from etg.ui.audio import CHANNELS, LENGTH_S, PEAK, RATE, Audio, Cue, samples, write_wavs
 from etg.ui.presenter import (
     CARD_FLIGHT_S,
+    SPIN_LEAD_S,
     Animation,
     BigWin,
     CardFlight,
@@ -312,7 +313,7 @@ def test_one_tick_per_community_segment_passing_the_pointer(tmp_path: Path) -> N
     scene.presenter.push(app.table.state, [WheelStopped(WheelStops(3, 2, 4), "$50", "$500")])
     app.frame(FRAME_S, draw=False)
     spin = scene.presenter.spin()
-    assert spin is not None and spin.start == app.now
+    assert spin is not None and spin.start == app.now + SPIN_LEAD_S  # then it sets off
     passed, last = 0, None
     while app.now < spin.end:  # each frame of the spin, as the scene saw it
         segment = wheel.segment_under_pointer("community", app.now)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,13 +203,21 @@ class App:
             else:
                 dt = min(clock.tick(FPS) / 1000, 0.1)
                 draw = True
+            started = time.perf_counter()
             try:
                 self.frame(dt, draw)
+                self.idle(started + FRAME_S)
             except STORAGE_FAULTS as fault:  # a read the ledger could not serve: a tilt
                 if self.table.tilt is None:
                     self.table.fault(fault)
                 if self.frames == self.options.frames:
                     self.quit_requested = True
+
+    def idle(self, until: float) -> None:
+        """Between frames: the scenes work ahead while time is left before `until` (a
+        ``time.perf_counter()`` deadline, the next frame's start)."""
+        for scene in self.stack:
+            scene.idle(until)
 
     @staticmethod
     def ready() -> None:

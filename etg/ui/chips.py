@@ -95,6 +95,15 @@ def breakdown(amount_cents: int,
     return chips
 
 
+def stack_ahead(diameter: int) -> None:
+    """Make every denomination's chip and turned edges at `diameter` (tens of milliseconds in
+    all): for between frames, before the first payout's stacks fly (``etg.ui.ahead``)."""
+    for cents in CHIP_DENOMINATIONS:
+        chip(cents, diameter)
+        for turn in range(_TURNS):
+            _turned_side(cents, diameter, turn)
+
+
 def draw_stack(surface: pygame.Surface, amount_cents: int, bottom_centre: tuple[int, int],
                diameter: int, max_chips: int = 10) -> pygame.Rect:
     """Draw ``amount_cents`` as a stack standing on ``bottom_centre``; return the rect drawn.

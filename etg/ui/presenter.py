@@ -77,7 +77,7 @@ RECAP_S = 3.0  # the end of a round stays this long before the next step is show
 CHIP_SOUND_GAP_S = 0.04  # chip sounds closer together than this are one sound
 BIG_WIN_MULTIPLE = 20  # the shipped cabinet.yaml's sound.big_win_multiple
 
-_LEVEL_TITLES = {ProgressiveLevel.PRIMARY: "JACKPOT!", ProgressiveLevel.SECONDARY: "MINI JACKPOT!",
+LEVEL_TITLES = {ProgressiveLevel.PRIMARY: "JACKPOT!", ProgressiveLevel.SECONDARY: "MINI JACKPOT!",
                  ProgressiveLevel.PROGRESSIVE_PAYOUT: "PROGRESSIVE PAYOUT!"}
 
 
@@ -158,6 +158,12 @@ class Paid:
     envy: bool  # an Envy Bonus, paid for another seat's hand (MD Ch. 9 J(4)(e))
     cents: int
     lands: float
+
+
+SPIN_LEAD_S = 0.25
+"""From the spin's commit to the wheel setting off: a breath for the players, and the frames
+in which the pictures of the rings turning onto their drawn stops are made between frames
+(:meth:`etg.ui.wheel.WheelView.work_ahead`), so no frame of the spin makes one."""
 
 
 @dataclass(frozen=True)
@@ -267,14 +273,15 @@ class Presenter:
                     event.seat - 1][event.spot - 1].war, now, self._rail(event.seat),
                     self._circle(event.seat, event.spot, BetKind.INITIAL), event.seat))
             elif isinstance(event, WheelStopped):
+                start = now + SPIN_LEAD_S
                 spin = WheelSpin(event.stops.community, event.stops.seat, event.stops.hot_spot,
-                                 now, now + self.wheel_seconds)
+                                 start, start + self.wheel_seconds)
                 self.animations.append(spin)
                 settle_at = max(settle_at, spin.end + WHEEL_HOLD_S)
                 gate = max(gate, settle_at)
             elif isinstance(event, ProgressiveAwarded):
                 where = "BONUS SPIN" if event.spot == 0 else f"SPOT {event.spot}"
-                self._add(Celebration(_LEVEL_TITLES[event.level], event.amount,
+                self._add(Celebration(LEVEL_TITLES[event.level], event.amount,
                                       f"SEAT {event.seat}  ·  {where}", settle_at))
                 self._jackpot_seats.add(event.seat)
                 jackpot = True

@@ -240,3 +240,7 @@ class Scene:
     def settled(self, now: float) -> bool:
         """Nothing is moving: the screen shows the state as it is (for pacing and screenshots)."""
         return True
+
+    def idle(self, until: float) -> None:
+        """The frame is shown and time is left before the next: work ahead (render what
+        later frames will blit) while ``time.perf_counter()`` stays safely before `until`."""

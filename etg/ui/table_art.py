@@ -9,7 +9,7 @@ tilt): a pure function of them and ``now``; it changes nothing. The seats' panel
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 import pygame
@@ -83,6 +83,10 @@ class FrameView:
     demo: bool
 
 
+FLIGHT_CHIP = 40
+"""The diameter of the chips that fly between the seats and the spots."""
+
+
 class TableArt:
     """Draws the table under and over the seats' panels."""
 
@@ -92,12 +96,15 @@ class TableArt:
         self.presenter = presenter
         self.wheel = wheel
         self.history = history
+        self._felts: OrderedDict[object, pygame.Surface] = OrderedDict()  # rings on the felt
 
     def draw_under(self, surface: pygame.Surface, background: pygame.Surface, now: float,
                    view: FrameView) -> None:
         """The felt and everything on it below the seats' panels."""
         shown = self.presenter.shown
-        surface.blit(background, (0, 0))
+        still = None if self.wheel is None else self.wheel.still(now)
+        surface.blit(background if still is None else self._felt_with_rings(background, still,
+                                                                            now), (0, 0))
         self._draw_top_bar(surface, shown, now, view)
         self._draw_meters(surface, shown)
         self._draw_dealer(surface, shown, now)
@@ -105,8 +112,34 @@ class TableArt:
         self._draw_history(surface)
         self._draw_spots(surface, shown, now, view)
         if self.wheel is not None:
-            self.wheel.draw(surface, self.layout.wheel_centre, now)
+            if still is None:
+                self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
+            self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now)
             self._draw_wheel_result(surface, shown, now)
+
+    def felt_ahead(self, background: pygame.Surface) -> None:
+        """Make the background with the rings where the wheel will come to rest (for between
+        frames: a full-screen copy and three rings, too long for the frame the wheel stops in)."""
+        if self.wheel is not None:
+            at_rest = self.wheel.ends_at + 1.0
+            still = self.wheel.still(at_rest)
+            if still is not None:
+                self._felt_with_rings(background, still, at_rest)
+
+    def _felt_with_rings(self, background: pygame.Surface, still: object,
+                         now: float) -> pygame.Surface:
+        """The background with the wheel's still rings drawn on it, kept while they rest:
+        three large blended blits a frame fewer (nothing drawn before the wheel overlaps it)."""
+        key = (id(background), still)
+        felt = self._felts.get(key)
+        if felt is None:
+            felt = background.copy()
+            assert self.wheel is not None
+            self.wheel.draw_rings(felt, self.layout.wheel_centre, now)
+            self._felts[key] = felt
+            while len(self._felts) > 2:  # where the wheel rests, and where it will
+                self._felts.popitem(last=False)
+        return felt
 
     def draw_over(self, surface: pygame.Surface, now: float, view: FrameView) -> None:
         """What moves over the table, and a tilt's notice over everything."""
@@ -348,7 +381,7 @@ class TableArt:
                 who = (f"SEAT {seats[0]}" if len(seats) == 1
                        else "SEATS " + " · ".join(map(str, seats[:4])))
                 celebrate(surface, surface.get_rect(), now, animation.start, "BIG WIN!",
-                          f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S)
+                          f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S, rays=False)
 
 
 def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:
@@ -370,7 +403,7 @@ def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -
     k = _ease_out(min(1.0, (now - flight.start) / CHIP_FLIGHT_S))
     (x0, y0), (x1, y1) = flight.origin, flight.dest
     x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k - 60 * k * (1 - k)
-    draw_stack(surface, flight.amount, (round(x), round(y) + 12), 40, max_chips=5)
+    draw_stack(surface, flight.amount, (round(x), round(y) + 12), FLIGHT_CHIP, max_chips=5)
 
 
 def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:

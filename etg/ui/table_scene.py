@@ -20,7 +20,8 @@ the App hit-tests exactly that list. The seats' panels are drawn by
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -31,23 +32,31 @@ from etg.core.commands import (
     Command,
     Tip,
 )
-from etg.core.events import BetsOpened, DecisionMade, Event, RoundComplete, RoundVoided
+from etg.core.events import (
+    BetsOpened,
+    DecisionMade,
+    Event,
+    RoundComplete,
+    RoundVoided,
+    WheelStopped,
+)
 from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.state import Phase, TableState
 from etg.core.wheel import WheelStops
 from etg.ui import dealer, theme
+from etg.ui.ahead import WorkAhead
 from etg.ui.assets import Style, font
 from etg.ui.audio import Cue
-from etg.ui.cards import card_face
+from etg.ui.canvas import LOGICAL
+from etg.ui.cards import card_back, card_face
+from etg.ui.chips import stack_ahead
 from etg.ui.felt import Target, betting_targets, decision_targets
 from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
-from etg.ui.presenter import (
-    Presenter,
-)
+from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
     Input,
     KeyPress,
@@ -60,9 +69,17 @@ from etg.ui.scene import (
 )
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.seat_panel import draw_panel_now
-from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt, table_background
+from etg.ui.table_art import (
+    FLIGHT_CHIP,
+    HISTORY_CARD_W,
+    FrameView,
+    HistoryEntry,
+    TableArt,
+    table_background,
+)
 from etg.ui.table_results import draw_recap, draw_seat_result
 from etg.ui.wheel import WheelView
+from etg.ui.wheel_celebration import celebration_ahead
 from etg.ui.widgets import Button, draw_button
 from etg.ui.words import players_words
 
@@ -117,10 +134,18 @@ class TableScene(Scene):
         self._spun: set[float] = set()
         self._background = table_background(self.layout, state)
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
-        # Card faces are drawn the first time they are needed; render the deck ahead, one
-        # face per quiet frame, so a deal never waits for one.
+        # Card faces are drawn the first time they are needed; the deck is rendered ahead
+        # between frames (idle), so no frame of a deal makes one.
         widths = (self.layout.card_width, round(self.layout.dealer_card[2]), HISTORY_CARD_W)
-        self._warm = [(Card.from_index(i), w) for w in widths for i in range(52)]
+        self.ahead = WorkAhead()
+        self.ahead.add(("chips",), partial(stack_ahead, FLIGHT_CHIP))  # the first bets fly
+        for width in widths:
+            for index in range(52):
+                self.ahead.add(("face", width), partial(card_face, Card.from_index(index), width))
+            self.ahead.add(("back", width), partial(card_back, width))
+        canvas = pygame.Rect((0, 0), LOGICAL)
+        for title in ("BIG WIN!", *LEVEL_TITLES.values()):
+            self.ahead.add(("title", title), partial(celebration_ahead, canvas, title))
 
     # --- time and the table ---------------------------------------------------------------------
 
@@ -133,6 +158,9 @@ class TableScene(Scene):
                 words = ("SURRENDERED AT TIME-OUT" if event.decision is Decision.SURRENDER
                          else "WAR AT TIME-OUT")
                 self.seat_messages[event.seat] = (words, self.ctx.now + SEAT_MESSAGE_S)
+            if isinstance(event, WheelStopped) and self.wheel is not None:
+                for kind, task in reversed(self.wheel.work_ahead(event.stops)):
+                    self.ahead.add(kind, task, first=True)
             if isinstance(event, RoundComplete | RoundVoided):
                 r = state.round
                 self.history.appendleft(HistoryEntry(
@@ -146,15 +174,22 @@ class TableScene(Scene):
         if spin is not None and self.wheel is not None and spin.start not in self._spun:
             self._spun.add(spin.start)
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
+            tasks: list[tuple[Hashable, Callable[[], object]]] = [
+                *self.wheel.work_ahead(),
+                (("felt",), partial(self.art.felt_ahead, self._background))]
+            for kind, task in reversed(tasks):
+                self.ahead.add(kind, task, first=True)
         self._tick(now)
         self._attendant_hold(now)
         self._maybe_attract(now)
-        if self._warm and not self.presenter.busy(now):
-            card, width = self._warm.pop()
-            card_face(card, width)
 
     def settled(self, now: float) -> bool:
         return not self.presenter.busy(now)
+
+    def idle(self, until: float) -> None:
+        """Between frames: the wheel's next pictures, card faces ahead of the deal and the
+        celebrations' titles, each only with room for it before the next frame."""
+        self.ahead.run(until)
 
     def _tick(self, now: float) -> None:
         """One TICK each time a Community-ring segment passes the pointer of a spinning wheel."""

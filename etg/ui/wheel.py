@@ -48,7 +48,9 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -161,6 +163,7 @@ class WheelView:
         self._pictures: OrderedDict[tuple[int, int, bool], pygame.Surface] = OrderedDict()
         self._rotated: list[tuple[float, int, pygame.Surface] | None] = [None, None, None]
         self._turned: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._expected: tuple[int, ...] = (-1, -1, -1)  # the stops of a spin made ahead
         self._motions: tuple[_Motion, ...] = ()
         self._stops: tuple[int, int, int] = (0, 0, 0)
         self._landed = False
@@ -204,7 +207,29 @@ class WheelView:
         self._stops = indices
         self._landed = True
         self._before = tuple(before)
-        self._prepare()
+        # Not made here (a spin starts inside a frame): between frames, from
+        # :meth:`work_ahead`, or each when a frame first shows it.
+
+    def work_ahead(self, stops: WheelStops | None = None
+                   ) -> list[tuple[Hashable, Callable[[], object]]]:
+        """The pictures a spin onto `stops` will show (None: the current motions'), as tasks
+        for between frames: each turning ring's turned artworks (about a millisecond each),
+        then the still picture each ring lands on (a few). Made already, a task costs a
+        dictionary lookup. Known as soon as the spin is committed, they are made while the
+        payouts before it are still on show."""
+        if stops is None:
+            indices, turning = self._stops, [m.duration > 0.0 for m in self._motions]
+        else:
+            indices, turning = self._check(stops), [True] * len(self._rings)
+            self._expected = indices
+        tasks: list[tuple[Hashable, Callable[[], object]]] = []
+        for k, stop in enumerate(indices):
+            if turning[k]:
+                tasks += [(("turned", k), partial(self._turned_art, k, stop, step))
+                          for step in range(_COPIES)]
+        tasks += [(("rest", k), partial(self._rest_picture, k, stop, True))
+                  for k, stop in enumerate(indices)]
+        return tasks
 
     def angles(self, now: float) -> tuple[float, float, float]:
         """Rotation in degrees (counter-clockwise) of the (community, seat, hot_spot) rings."""
@@ -254,39 +279,52 @@ class WheelView:
 
     def draw(self, surface: pygame.Surface, centre: tuple[int, int], now: float) -> None:
         """The wheel at `now`, centred on `centre`; it reaches about 1.1 radii from it."""
+        self.draw_rings(surface, centre, now)
+        self.draw_over_rings(surface, centre, now)
+
+    def draw_rings(self, surface: pygame.Surface, centre: tuple[int, int], now: float) -> None:
+        """The three rings alone: while :meth:`still` they look the same from frame to frame,
+        so a caller may keep them drawn on its background."""
         for k, ring in enumerate(self._rings):
             # Only the ring's own square (the corners a rotation adds are transparent), and
             # not the hole in its middle.
             blit_ring(surface, self._picture_at(k, now), centre, self._bases[k].get_width(),
                       ring.radii[0] * self._radius)
+
+    def draw_over_rings(self, surface: pygame.Surface, centre: tuple[int, int],
+                        now: float) -> None:
+        """The rim with its blinking bulbs, the hub and the pointer, over the rings."""
         # The rim's middle is clear but for its bulbs' glow, just inside it.
         blit_ring(surface, self._rims[self._bulb_phase(now)], centre,
                   self._rims[0].get_width(), (RIM_INNER - 0.03) * self._radius)
         surface.blit(self._hub, self._hub.get_rect(center=centre))
         surface.blit(self._pointer, (centre[0] + self._pointer_offset[0],
                                      centre[1] + self._pointer_offset[1]))
-        if self.spinning(now):
-            self._make_ahead()
+
+    def still(self, now: float) -> Hashable | None:
+        """What the rings show at `now` when none of them is turning (equal keys: the same
+        picture), or None while one turns."""
+        shown = []
+        for k, motion in enumerate(self._motions):
+            before = self._before[k]
+            if now >= motion.ends:
+                shown.append((self._stops[k], self._landed))
+            elif now <= motion.start and before is not None:
+                shown.append(before)
+            else:
+                return None
+        return tuple(shown)
 
     def _prepare(self) -> None:
         """Make the pictures the current motions show first: a still ring's picture, a
         turning ring's turned artworks (about half a millisecond each at the table's
-        radius). The still pictures a spin lands on (a few milliseconds each) are made by
-        the spin's first frames, one a frame (:meth:`_make_ahead`), so no frame takes long.
-        """
+        radius). For a spin, :meth:`work_ahead` has them made between frames instead."""
         for k, stop in enumerate(self._stops):
             if self._motions[k].duration > 0.0:
                 for step in range(_COPIES):
                     self._turned_art(k, stop, step)
             else:
                 self._rest_picture(k, stop, self._landed)
-
-    def _make_ahead(self) -> None:
-        """Make the first still picture a turning ring will land on that is not made yet."""
-        for k, stop in enumerate(self._stops):
-            if (k, stop, self._landed) not in self._pictures:
-                self._rest_picture(k, stop, self._landed)
-                return
 
     def _picture_at(self, k: int, now: float) -> pygame.Surface:
         """Ring `k` as shown at `now`: still on its stop, still before a spin, or turning."""
@@ -335,7 +373,7 @@ class WheelView:
             # `at - offset` clockwise of 12 o'clock, and every label turns with it.
             place_label(art, middle, sprite, fit, at - offset, turn + offset)
         self._turned = {key: s for key, s in self._turned.items()
-                        if key[1] == self._stops[key[0]]}
+                        if key[1] in (self._stops[key[0]], self._expected[key[0]])}
         self._turned[(k, stop, step)] = made = display_ready(art)
         return made
 

@@ -1,0 +1,45 @@
+"""Work done between frames: what later frames will blit, made while the display waits.
+
+A frame that renders a card face, turns a wheel's artwork or sets a big win's title
+misses its deadline (SPEC §11: under 8 ms a frame). The scenes queue that work here
+instead, and :meth:`WorkAhead.run` does it in the time left before the next frame starts,
+one task at a time, each only when the time its kind took last (or a first guess) fits.
+Anything not made ahead is still made when a frame first needs it: this only moves work.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Hashable
+
+
+class WorkAhead:
+    """A queue of tasks, each under a kind whose last duration predicts the next."""
+
+    def __init__(self, first_guess_s: float = 0.008) -> None:
+        self._tasks: deque[tuple[Hashable, Callable[[], object]]] = deque()
+        self._took: dict[Hashable, float] = {}
+        self._first_guess_s = first_guess_s
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def add(self, kind: Hashable, task: Callable[[], object], first: bool = False) -> None:
+        """Queue `task` (at the front when `first`: the next frames need it soonest)."""
+        if first:
+            self._tasks.appendleft((kind, task))
+        else:
+            self._tasks.append((kind, task))
+
+    def run(self, until: float) -> None:
+        """Tasks in order while each one's expected time ends before `until`
+        (a ``time.perf_counter()`` deadline)."""
+        while self._tasks:
+            kind, task = self._tasks[0]
+            start = time.perf_counter()
+            if start + self._took.get(kind, self._first_guess_s) >= until:
+                return
+            self._tasks.popleft()
+            task()
+            self._took[kind] = time.perf_counter() - start

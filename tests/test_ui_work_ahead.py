@@ -1,0 +1,111 @@
+"""Work moved out of the frames (SPEC §11: a frame under 8 ms): what is made between frames
+is what the frames then show, and nothing is made past the deadline it was given."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import time
+from pathlib import Path
+
+import pygame
+
+from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
+from etg.core.state import Phase
+from etg.core.wheel import WheelStops
+from etg.ui.ahead import WorkAhead
+from etg.ui.cards import card_face
+from etg.ui.table_scene import TableScene
+from etg.ui.wheel import WheelView
+from tests.kiosk_support import make_app, run_for, run_until
+
+
+def test_tasks_run_in_order_only_while_their_time_fits() -> None:
+    ahead = WorkAhead(first_guess_s=0.001)
+    done: list[str] = []
+    ahead.add("quick", lambda: done.append("b"))
+    ahead.add("quick", lambda: done.append("c"))
+    ahead.add("quick", lambda: done.append("a"), first=True)
+    ahead.run(time.perf_counter() - 1.0)  # the deadline has passed: nothing runs
+    assert done == [] and len(ahead) == 3
+    ahead.run(time.perf_counter() + 10.0)
+    assert done == ["a", "b", "c"] and len(ahead) == 0
+
+
+def test_a_kind_that_took_long_waits_for_a_frame_with_room_for_it() -> None:
+    ahead = WorkAhead(first_guess_s=0.0)
+    ahead.add("slow", lambda: time.sleep(0.03))
+    ahead.add("slow", lambda: time.sleep(0.03))
+    ahead.run(time.perf_counter() + 0.02)  # the first guess fits; it then takes 30 ms
+    assert len(ahead) == 1
+    ahead.run(time.perf_counter() + 0.02)  # 30 ms no longer fits in 20
+    assert len(ahead) == 1
+    ahead.run(time.perf_counter() + 0.05)
+    assert len(ahead) == 0
+
+
+def test_the_deck_is_rendered_between_frames_before_the_first_deal(tmp_path: Path) -> None:
+    card_face.cache_clear()
+    app = make_app(tmp_path, "maryland-community-7.yaml", demo=True)
+    scene = app.base
+    assert isinstance(scene, TableScene)
+    assert len(scene.ahead) >= 3 * 52  # three card widths of the whole deck, backs, titles
+    for _ in range(400):
+        app.idle(time.perf_counter() + 0.05)
+        if not len(scene.ahead):
+            break
+    assert len(scene.ahead) == 0
+    made = card_face.cache_info().misses
+    assert made >= 2 * 52  # the spots' and the history's widths at least (the dealer's may
+    # be the spots')
+    run_until(app, lambda: app.table.state.round.number >= 1
+              and app.table.state.phase is Phase.COMPLETE)
+    run_for(app, 2.0, draw=True)  # the deal, drawn
+    assert card_face.cache_info().hits > 0
+    assert card_face.cache_info().misses == made  # no frame had to make a face
+
+
+def test_a_spins_pictures_made_ahead_are_the_ones_it_shows() -> None:
+    bonus = load_paytable(shipped_config_dir() / "paytables"
+                          / "maryland-community-7.yaml").paytable.bonus_spin
+    assert bonus is not None
+    made_ahead, made_in_frames = WheelView(bonus, 9, 200), WheelView(bonus, 9, 200)
+    for view in (made_ahead, made_in_frames):
+        view.spin_to(WheelStops(3, 5, 2), 1.0)
+    for _, task in made_ahead.work_ahead():
+        task()
+    for now in (0.5, 1.5, 3.0, 30.0):
+        shots = []
+        for view in (made_ahead, made_in_frames):
+            surface = pygame.Surface((500, 500))
+            surface.fill((10, 60, 30))
+            view.draw(surface, (250, 250), now)
+            shots.append(pygame.image.tobytes(surface, "RGB"))
+        assert shots[0] == shots[1], now
+
+
+def test_the_rings_kept_on_the_felt_draw_the_same_table(tmp_path: Path) -> None:
+    """A resting wheel's rings are kept drawn on the background; the frame is the one the
+    wheel drawn afresh gives, pixel for pixel."""
+    app = make_app(tmp_path, "maryland-community-7.yaml")
+    scene = app.base
+    assert isinstance(scene, TableScene) and scene.wheel is not None
+    wheel = scene.wheel
+    assert wheel.still(app.now) is not None
+    app.draw()
+    kept = pygame.image.tobytes(app.canvas, "RGB")
+    assert len(scene.art._felts) == 1
+    real_still = wheel.still
+    wheel.still = lambda now: None  # type: ignore[method-assign]  # every ring drawn afresh
+    try:
+        app.draw()
+    finally:
+        wheel.still = real_still  # type: ignore[method-assign]
+    assert pygame.image.tobytes(app.canvas, "RGB") == kept
+    wheel.spin_to(WheelStops(1, 2, 3), app.now)
+    assert wheel.still(app.now + 0.5) is None
+    assert wheel.still(app.now + 60.0) is not None
