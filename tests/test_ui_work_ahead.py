@@ -29,11 +29,25 @@ def test_tasks_run_in_order_only_while_their_time_fits() -> None:
     done: list[str] = []
     ahead.add("quick", lambda: done.append("b"))
     ahead.add("quick", lambda: done.append("c"))
-    ahead.add("quick", lambda: done.append("a"), first=True)
+    ahead.put_first([("first", lambda: done.append("a"))])
     ahead.run(time.perf_counter() - 1.0)  # the deadline has passed: nothing runs
     assert done == [] and len(ahead) == 3
     ahead.run(time.perf_counter() + 10.0)
     assert done == ["a", "b", "c"] and len(ahead) == 0
+
+
+def test_a_new_spins_tasks_replace_the_last_ones_never_made() -> None:
+    """With no time between frames (a busy machine) the queue stays bounded: each spin's
+    pictures take the place of the last spin's."""
+    ahead = WorkAhead()
+    made: list[int] = []
+    ahead.add("face", lambda: made.append(0))
+    for spin in range(1, 200):
+        ahead.put_first([(("turned", 0), lambda spin=spin: made.append(spin)),
+                         (("rest", 0), lambda spin=spin: made.append(-spin))])
+    assert len(ahead) == 3
+    ahead.run(time.perf_counter() + 10.0)
+    assert made == [199, -199, 0]
 
 
 def test_a_kind_that_took_long_waits_for_a_frame_with_room_for_it() -> None:
@@ -109,3 +123,26 @@ def test_the_rings_kept_on_the_felt_draw_the_same_table(tmp_path: Path) -> None:
     wheel.spin_to(WheelStops(1, 2, 3), app.now)
     assert wheel.still(app.now + 0.5) is None
     assert wheel.still(app.now + 60.0) is not None
+
+
+def test_a_resting_wheel_keeps_only_the_turned_copies_made_for_its_next_spin() -> None:
+    """Turned copies are up to a megabyte each: a landed ring lets its own go (memory stays
+    flat over thousands of spins) but keeps those made ahead for the spin to come."""
+    bonus = load_paytable(shipped_config_dir() / "paytables"
+                          / "maryland-community-7.yaml").paytable.bonus_spin
+    assert bonus is not None
+    view = WheelView(bonus, 9, 200)
+    surface = pygame.Surface((500, 500))
+    view.spin_to(WheelStops(1, 2, 3), 0.0)
+    view.draw(surface, (250, 250), 1.0)  # turning: copies made for this spin
+    assert view._turned
+    view.draw(surface, (250, 250), 100.0)  # landed
+    assert view._turned == {}
+    for _, task in view.work_ahead(WheelStops(4, 5, 6)):
+        task()
+    ahead = dict(view._turned)
+    assert len(ahead) == 3 * 6  # every ring, every copy
+    view.draw(surface, (250, 250), 101.0)
+    assert view._turned == ahead
+    view.spin_to(WheelStops(4, 5, 6), 102.0)
+    assert view._turned == ahead

@@ -25,12 +25,17 @@ class WorkAhead:
     def __len__(self) -> int:
         return len(self._tasks)
 
-    def add(self, kind: Hashable, task: Callable[[], object], first: bool = False) -> None:
-        """Queue `task` (at the front when `first`: the next frames need it soonest)."""
-        if first:
-            self._tasks.appendleft((kind, task))
-        else:
-            self._tasks.append((kind, task))
+    def add(self, kind: Hashable, task: Callable[[], object]) -> None:
+        """Queue `task` at the back."""
+        self._tasks.append((kind, task))
+
+    def put_first(self, tasks: list[tuple[Hashable, Callable[[], object]]]) -> None:
+        """`tasks` at the front, in order, in place of any queued task of their kinds (a new
+        spin's pictures replace the last spin's that were never made: the queue stays bounded
+        however long no frame leaves time for it)."""
+        kinds = {kind for kind, _ in tasks}
+        kept = [queued for queued in self._tasks if queued[0] not in kinds]
+        self._tasks = deque([*tasks, *kept])
 
     def run(self, until: float) -> None:
         """Tasks in order while each one's expected time ends before `until`

@@ -144,8 +144,11 @@ class TableScene(Scene):
                 self.ahead.add(("face", width), partial(card_face, Card.from_index(index), width))
             self.ahead.add(("back", width), partial(card_back, width))
         canvas = pygame.Rect((0, 0), LOGICAL)
-        for title in ("BIG WIN!", *LEVEL_TITLES.values()):
-            self.ahead.add(("title", title), partial(celebration_ahead, canvas, title))
+        # The big win's pulse is kept (every round may have one); a jackpot's is made when
+        # it comes: seven sizes of each title would hold tens of megabytes for a rare sight.
+        self.ahead.add(("title", "BIG WIN!"), partial(celebration_ahead, canvas, "BIG WIN!"))
+        for title in LEVEL_TITLES.values():
+            self.ahead.add(("title", title), partial(celebration_ahead, canvas, title, False))
 
     # --- time and the table ---------------------------------------------------------------------
 
@@ -159,8 +162,7 @@ class TableScene(Scene):
                          else "WAR AT TIME-OUT")
                 self.seat_messages[event.seat] = (words, self.ctx.now + SEAT_MESSAGE_S)
             if isinstance(event, WheelStopped) and self.wheel is not None:
-                for kind, task in reversed(self.wheel.work_ahead(event.stops)):
-                    self.ahead.add(kind, task, first=True)
+                self.ahead.put_first(self.wheel.work_ahead(event.stops))
             if isinstance(event, RoundComplete | RoundVoided):
                 r = state.round
                 self.history.appendleft(HistoryEntry(
@@ -177,8 +179,7 @@ class TableScene(Scene):
             tasks: list[tuple[Hashable, Callable[[], object]]] = [
                 *self.wheel.work_ahead(),
                 (("felt",), partial(self.art.felt_ahead, self._background))]
-            for kind, task in reversed(tasks):
-                self.ahead.add(kind, task, first=True)
+            self.ahead.put_first(tasks)
         self._tick(now)
         self._attendant_hold(now)
         self._maybe_attract(now)

@@ -207,6 +207,9 @@ class WheelView:
         self._stops = indices
         self._landed = True
         self._before = tuple(before)
+        self._expected = (-1, -1, -1)
+        self._turned = {key: s for key, s in self._turned.items()
+                        if key[1] == indices[key[0]]}  # only this spin's turned copies
         # Not made here (a spin starts inside a frame): between frames, from
         # :meth:`work_ahead`, or each when a frame first shows it.
 
@@ -330,6 +333,11 @@ class WheelView:
         """Ring `k` as shown at `now`: still on its stop, still before a spin, or turning."""
         motion = self._motions[k]
         if now >= motion.ends:
+            # At rest: its turned copies (up to a megabyte each) go, but for those made
+            # ahead for the next spin.
+            for key in [key for key in self._turned
+                        if key[0] == k and key[1] != self._expected[k]]:
+                del self._turned[key]
             return self._rest_picture(k, self._stops[k], self._landed)
         before = self._before[k]
         if now <= motion.start and before is not None:

@@ -326,10 +326,12 @@ def blit_ring(surface: pygame.Surface, picture: pygame.Surface, centre: tuple[in
         surface.blit(picture, area.move(offset), area)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=12)
 def turned(art: pygame.Surface, degrees: float) -> pygame.Surface:
     """A ring's square `art` turned smoothly `degrees` counter-clockwise, cropped to the
-    same square (the ring is a disc, so nothing is lost). Kept per artwork and angle."""
+    same square (the ring is a disc, so nothing is lost). Kept per artwork and angle: a
+    few, since up to a megabyte each (the wheel keeps its own still pictures and its turned
+    copies; this spares a rest picture made twice the rotation)."""
     if degrees == 0.0:
         return art
     big = pygame.transform.rotozoom(art, degrees, 1.0)

@@ -208,15 +208,19 @@ AMOUNT_CHARACTERS = "$0123456789.,·SEATPIDJCKOMNRGUVYBW! "
 """What a celebration's second line is set from: amounts, seats, spots, the Bonus Spin."""
 
 
-def celebration_ahead(rect: pygame.Rect, title: str) -> None:
+def celebration_ahead(rect: pygame.Rect, title: str, pulse: bool = True) -> None:
     """Make what a celebration of `title` inside `rect` draws in its first frames (the
-    confetti, the title, its halo and pulse, the amount's glyphs): tens of milliseconds,
-    for between frames (:class:`etg.ui.ahead.WorkAhead`), not the frame the hit lands in."""
+    confetti, the title, its halo, the amount's glyphs and, with `pulse`, the title's
+    pulsing sizes, a megabyte each): tens of milliseconds, for between frames
+    (:class:`etg.ui.ahead.WorkAhead`), not the frame the hit lands in."""
     _flakes()
     size = _title_size(rect, title)
+    _outlined(title, size, (255, 246, 180), (222, 142, 24), Style.BOLD, max(2, size // 18))
     _glow(title, size, Style.BOLD)
-    for steps in range(round((1 - PULSE) / PULSE_STEP), round((1 + PULSE) / PULSE_STEP) + 1):
-        _title_at(title, size, steps)
+    if pulse:
+        for steps in range(round((1 - PULSE) / PULSE_STEP),
+                           round((1 + PULSE) / PULSE_STEP) + 1):
+            _title_at(title, size, steps)
     small = max(20, round(size * 0.42))
     for char in AMOUNT_CHARACTERS:
         _outlined(char, small, theme.WHITE, theme.CREAM, Style.BOLD, max(1, small // 14))
@@ -269,13 +273,14 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
 
 
 PULSE = 0.045
-"""How far the landed title swells and shrinks, as a fraction of its size."""
+"""How far the landed title swells and shrinks, as a fraction of its size (seven kept sizes
+of one title: :func:`_title_at`)."""
 
 PULSE_STEP = 0.015
 """The pulsing title's sizes, as fractions of its own: seven of them over the pulse."""
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _title_at(title: str, size: int, steps: int) -> tuple[pygame.Surface, pygame.Surface]:
     """The title and its halo at ``steps × PULSE_STEP`` of their size, kept for the pulse."""
     return _title_scaled(title, size, steps * PULSE_STEP)
