@@ -13,12 +13,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable
 
+Task = tuple[Hashable, Callable[[], object]]
+"""A piece of work ahead: its kind (whose last duration predicts the next) and the work."""
+
 
 class WorkAhead:
     """A queue of tasks, each under a kind whose last duration predicts the next."""
 
     def __init__(self, first_guess_s: float = 0.008) -> None:
-        self._tasks: deque[tuple[Hashable, Callable[[], object]]] = deque()
+        self._tasks: deque[Task] = deque()
         self._took: dict[Hashable, float] = {}
         self._first_guess_s = first_guess_s
 
@@ -29,7 +32,7 @@ class WorkAhead:
         """Queue `task` at the back."""
         self._tasks.append((kind, task))
 
-    def put_first(self, tasks: list[tuple[Hashable, Callable[[], object]]]) -> None:
+    def put_first(self, tasks: list[Task]) -> None:
         """`tasks` at the front, in order, in place of any queued task of their kinds (a new
         spin's pictures replace the last spin's that were never made: the queue stays bounded
         however long no frame leaves time for it)."""

@@ -20,7 +20,7 @@ the App hit-tests exactly that list. The seats' panels are drawn by
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,7 @@ from etg.core.paytable import Decision
 from etg.core.state import Phase, TableState
 from etg.core.wheel import WheelStops
 from etg.ui import dealer, theme
-from etg.ui.ahead import WorkAhead
+from etg.ui.ahead import Task, WorkAhead
 from etg.ui.assets import Style, font
 from etg.ui.audio import Cue
 from etg.ui.canvas import LOGICAL
@@ -176,7 +176,7 @@ class TableScene(Scene):
         if spin is not None and self.wheel is not None and spin.start not in self._spun:
             self._spun.add(spin.start)
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
-            tasks: list[tuple[Hashable, Callable[[], object]]] = [
+            tasks: list[Task] = [
                 *self.wheel.work_ahead(),
                 (("felt",), partial(self.art.felt_ahead, self._background))]
             self.ahead.put_first(tasks)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import partial
 
@@ -57,6 +57,7 @@ import pygame
 from etg.core.paytable import BonusSpin
 from etg.core.wheel import WheelStops, stops_problem
 from etg.ui import theme
+from etg.ui.ahead import Task
 from etg.ui.wheel_art import (
     COMMUNITY_FILLS,
     COMMUNITY_INK,
@@ -214,7 +215,7 @@ class WheelView:
         # :meth:`work_ahead`, or each when a frame first shows it.
 
     def work_ahead(self, stops: WheelStops | None = None
-                   ) -> list[tuple[Hashable, Callable[[], object]]]:
+                   ) -> list[Task]:
         """The pictures a spin onto `stops` will show (None: the current motions'), as tasks
         for between frames: each turning ring's turned artworks (about a millisecond each),
         then the still picture each ring lands on (a few). Made already, a task costs a
@@ -225,7 +226,7 @@ class WheelView:
         else:
             indices, turning = self._check(stops), [True] * len(self._rings)
             self._expected = indices
-        tasks: list[tuple[Hashable, Callable[[], object]]] = []
+        tasks: list[Task] = []
         for k, stop in enumerate(indices):
             if turning[k]:
                 tasks += [(("turned", k), partial(self._turned_art, k, stop, step))
