@@ -75,8 +75,9 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
         app.frame(FRAME_S, draw=frame % DRAW_EVERY == 0)
         app.idle(started + 1 / 60)  # as App.run: the work ahead between frames
         done = app.rounds_finished
-        if done in (FIRST, rounds) and done not in marks:
-            marks[done] = _rss_mb()
+        if (done in (FIRST, rounds) or done % 1000 == 0) and done and done not in marks:
+            marks[done] = _rss_mb()  # every thousandth too: the trend, not only the ends
+            print(json.dumps({done: marks[done]}), file=sys.stderr, flush=True)
         if app.table.tilted:
             raise RuntimeError(f"the table tilted: {app.table.tilt}")
     table.close()
