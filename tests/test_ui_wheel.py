@@ -22,6 +22,7 @@ from etg.ui import theme
 from etg.ui.assets import Style, text
 from etg.ui.layout import TableLayout
 from etg.ui.wheel import (
+    AHEAD_SLACK_S,
     CELEBRATION_S,
     DURATIONS_S,
     FULL_TURNS,
@@ -243,6 +244,50 @@ def test_the_same_moment_draws_the_same_frame(views: dict[int, WheelView]) -> No
     assert pixels(frame(view, 1.234)) == first
     frame(view, 3.0)
     assert pixels(frame(view, 1.234)) == first
+
+
+def test_two_wheels_of_one_table_land_on_the_same_picture(bonus: BonusSpin) -> None:
+    """The still picture a ring lands on is painted on a copy of its turned artwork,
+    which two wheels of the same size share: the second is not painted over the first's
+    labels (they would come out bolder) or its frame."""
+    stops = WheelStops(2, 7, 3)
+    landed = []
+    for _ in range(2):
+        view = WheelView(bonus, 9, RADIUS)
+        view.spin_to(stops, 0.0)
+        landed.append(pixels(frame(view, view.ends_at)))
+    assert landed[0] == landed[1]
+
+
+def test_the_next_frame_turned_ahead_is_the_frame_itself(
+        bonus: BonusSpin, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rings a frame shows, turned between frames for its moment, are exactly the
+    rings it would turn itself; a frame a little off that moment shows them without
+    turning anything; one further off, or at rest, does not use them."""
+    view = WheelView(bonus, 9, RADIUS)
+    stops = WheelStops(2, 7, 3)
+    view.spin_to(stops, 0.0)
+    frame(view, 1.0)
+    for _, task in view.frame_ahead(1.0 + FRAME):
+        task()
+    turns: list[float] = []
+    rotate = pygame.transform.rotate
+    monkeypatch.setattr(pygame.transform, "rotate",
+                        lambda art, angle: turns.append(angle) or rotate(art, angle))
+    fresh = WheelView(bonus, 9, RADIUS)
+    fresh.spin_to(stops, 0.0)
+    assert pixels(frame(view, 1.0 + FRAME)) == pixels(frame(fresh, 1.0 + FRAME))
+    calls = len(turns)
+    assert calls == 3  # the fresh view's three rings; the view made ahead turned none
+    almost = pixels(frame(view, 1.0 + FRAME + AHEAD_SLACK_S / 2))
+    assert len(turns) == calls and almost == pixels(frame(view, 1.0 + FRAME))
+    frame(view, 1.0 + FRAME + 2 * AHEAD_SLACK_S)
+    assert len(turns) == calls + 3  # too far from the moment they were made for
+    assert view.frame_ahead(view.ends_at + FRAME) == []  # nothing turns at rest
+    for _, task in view.frame_ahead(DURATIONS_S[0] - FRAME / 2):
+        task()  # the Community ring's last turning moment, a hair before it stops
+    landed = pixels(frame(view, DURATIONS_S[0] + AHEAD_SLACK_S / 4))
+    assert landed == pixels(frame(fresh, DURATIONS_S[0] + AHEAD_SLACK_S / 4))
 
 
 def test_a_spinning_wheel_is_drawn_and_moves(views: dict[int, WheelView]) -> None:

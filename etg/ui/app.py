@@ -40,7 +40,7 @@ from etg.ui.dealer_console import DealerWindow
 from etg.ui.display import Shots
 from etg.ui.input import InputAdapter, Touch
 from etg.ui.options import RunOptions
-from etg.ui.scene import Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
+from etg.ui.scene import FPS, FRAME_S, Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
 from etg.ui.screen import Screen
 
 if TYPE_CHECKING:
@@ -50,8 +50,6 @@ from etg.ui.words import players_words
 
 log = logging.getLogger("etg.kiosk")
 
-FPS = 60
-FRAME_S = 1 / FPS
 TOAST_S = 3.5
 SETTLE_PAUSE_S = 0.6  # the deal stays on screen this long before the dealer settles it
 

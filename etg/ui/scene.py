@@ -35,6 +35,11 @@ from etg.ui.input import Touch
 from etg.ui.options import RunOptions
 from etg.ui.widgets import Button
 
+FPS = 60
+FRAME_S = 1 / FPS
+"""The kiosk's frame: a scene working ahead between frames makes what the next one, this
+much later, will show."""
+
 if TYPE_CHECKING:
     from etg.config.loader import LoadedPaytable
     from etg.table.controller import Table

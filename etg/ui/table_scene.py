@@ -58,6 +58,7 @@ from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
+    FRAME_S,
     Input,
     KeyPress,
     OpenAttract,
@@ -188,8 +189,11 @@ class TableScene(Scene):
         return not self.presenter.busy(now)
 
     def idle(self, until: float) -> None:
-        """Between frames: the wheel's next pictures, card faces ahead of the deal and the
-        celebrations' titles, each only with room for it before the next frame."""
+        """Between frames: the turning wheel's next frame and its next pictures, card faces
+        ahead of the deal and the celebrations' titles, each only with room for it before
+        the next frame."""
+        if self.wheel is not None and self.wheel.spinning(self.ctx.now + FRAME_S):
+            self.ahead.put_first(self.wheel.frame_ahead(self.ctx.now + FRAME_S))
         self.ahead.run(until)
 
     def _tick(self, now: float) -> None:

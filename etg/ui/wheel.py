@@ -38,6 +38,13 @@ nearest pixel, which nobody sees on a turning ring but shows on a still one, so 
 ring that has stopped shows a picture made smoothly for its stop, with its labels
 set level where they rest and a frame round the segment it landed on.
 
+Those three rotations (about a millisecond and a half each at the table's radius)
+are made between frames where there is time: :meth:`WheelView.frame_ahead` gives
+the next frame's as work ahead, and a frame within :data:`AHEAD_SLACK_S` of the
+moment they were made for shows them as they are — a ring a few milliseconds early
+or late, never on another stop, and never when it comes to rest (a ring at rest
+shows its still picture).
+
 Angles are in degrees, counter-clockwise positive (pygame's sense). A ring turned
 by ``a`` shows under the pointer the point of its artwork that lay ``a`` degrees
 clockwise of 12 o'clock; segment 0 is painted centred on 12 o'clock, so a ring
@@ -116,6 +123,11 @@ _COPIES = 6
 _COPY_STEP = 90.0 / _COPIES
 _PICTURES = 9  # rest pictures kept (0.4 to 0.8 MB each at the table's radius)
 
+AHEAD_SLACK_S = 0.004
+"""How far from a frame's moment a turning ring's picture made ahead for another moment may
+be and still be shown: 4 ms, under 3° at the fastest (a blur of 12° a frame) and a fraction
+of a degree as the ring eases onto its stop."""
+
 
 class WheelView:
     """The three-ring wheel of one paytable and table, at rest or spinning to recorded stops."""
@@ -163,6 +175,7 @@ class WheelView:
         # the current stops by (ring, stop, copy); and each ring's last rotation.
         self._pictures: OrderedDict[tuple[int, int, bool], pygame.Surface] = OrderedDict()
         self._rotated: list[tuple[float, int, pygame.Surface] | None] = [None, None, None]
+        self._ahead: list[_Rotation | None] = [None, None, None]  # made for the next frame
         self._turned: dict[tuple[int, int, int], pygame.Surface] = {}
         self._expected: tuple[int, ...] = (-1, -1, -1)  # the stops of a spin made ahead
         self._motions: tuple[_Motion, ...] = ()
@@ -209,6 +222,7 @@ class WheelView:
         self._landed = True
         self._before = tuple(before)
         self._expected = (-1, -1, -1)
+        self._ahead = [None, None, None]
         self._turned = {key: s for key, s in self._turned.items()
                         if key[1] == indices[key[0]]}  # only this spin's turned copies
         # Not made here (a spin starts inside a frame): between frames, from
@@ -234,6 +248,12 @@ class WheelView:
         tasks += [(("rest", k), partial(self._rest_picture, k, stop, True))
                   for k, stop in enumerate(indices)]
         return tasks
+
+    def frame_ahead(self, at: float) -> list[Task]:
+        """The rotations a frame at app time `at` (the next one) will show, as tasks for
+        between frames: one for each ring turning then."""
+        return [(("rotation", k), partial(self._rotate_ahead, k, at))
+                for k, motion in enumerate(self._motions) if motion.start < at < motion.ends]
 
     def angles(self, now: float) -> tuple[float, float, float]:
         """Rotation in degrees (counter-clockwise) of the (community, seat, hot_spot) rings."""
@@ -339,22 +359,37 @@ class WheelView:
             for key in [key for key in self._turned
                         if key[0] == k and key[1] != self._expected[k]]:
                 del self._turned[key]
+            self._ahead[k] = None
             return self._rest_picture(k, self._stops[k], self._landed)
         before = self._before[k]
         if now <= motion.start and before is not None:
             return self._rest_picture(k, *before)
+        ahead = self._ahead[k]
+        if (ahead is not None and ahead.motion is motion and ahead.stop == self._stops[k]
+                and abs(ahead.at - now) <= AHEAD_SLACK_S):
+            return ahead.picture
         angle = motion.angle(now) % 360.0
         stop = self._stops[k]
         last = self._rotated[k]
         if last is not None and last[0] == angle and last[1] == stop:
             return last[2]
-        # Turn the copy of the artwork already turned nearest the angle (mod 90°, which
-        # ``rotate`` does exactly), so the turn left is small and so is its bounding box.
-        step = round(angle % 90.0 / _COPY_STEP) % _COPIES
-        art = self._turned_art(k, stop, step)
-        rotated = pygame.transform.rotate(art, angle - step * _COPY_STEP)
+        rotated = self._rotation(k, angle)
         self._rotated[k] = (angle, stop, rotated)
         return rotated
+
+    def _rotation(self, k: int, angle: float) -> pygame.Surface:
+        """Ring `k` turned `angle` degrees for its current stop: the copy of the artwork
+        already turned nearest the angle (mod 90°, which ``rotate`` does exactly) turned
+        the rest of the way, so the turn left is small and so is its bounding box."""
+        step = round(angle % 90.0 / _COPY_STEP) % _COPIES
+        art = self._turned_art(k, self._stops[k], step)
+        return pygame.transform.rotate(art, angle - step * _COPY_STEP)
+
+    def _rotate_ahead(self, k: int, at: float) -> None:
+        motion = self._motions[k]
+        if motion.start < at < motion.ends:
+            self._ahead[k] = _Rotation(motion, self._stops[k], at,
+                                       self._rotation(k, motion.angle(at) % 360.0))
 
     def _turned_art(self, k: int, stop: int, step: int) -> pygame.Surface:
         """Ring `k`'s artwork for a spin onto `stop`, turned `step` × :data:`_COPY_STEP`
@@ -397,9 +432,7 @@ class WheelView:
         base = self._bases[k]
         side = base.get_width()
         landing = ring.centre(stop)
-        picture = turned(base, landing % 360.0)
-        if picture is base:
-            picture = base.copy()
+        picture = turned(base, landing % 360.0).copy()  # labels go on a copy: turned() keeps it
         middle = (side / 2.0, side / 2.0)
         for j, (fit, sprites) in enumerate(zip(ring.fits, self._sprites[k], strict=True)):
             if fit is None or sprites is None:
@@ -479,6 +512,16 @@ class _Ring:
     def index_at(self, angle: float) -> int:
         """The segment whose span holds the clockwise position `angle` (any number of turns)."""
         return math.floor((angle % 360.0 + self.span / 2.0) / self.span) % len(self.segments)
+
+
+@dataclass(frozen=True, slots=True)
+class _Rotation:
+    """A turning ring's picture made ahead for the frame at `at` of `motion` onto `stop`."""
+
+    motion: _Motion
+    stop: int
+    at: float
+    picture: pygame.Surface
 
 
 @dataclass(frozen=True, slots=True)
