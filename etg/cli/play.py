@@ -63,6 +63,9 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     cabinet's attendant key (F10) the operator menu. Demo play keeps its own ledger,
     never the cabinet's meters.
     """
+    from etg.ui import heap
+
+    heap.settle()  # before anything large is made (etg.ui.heap)
     from etg.ledger.store import LedgerKind, default_path
     from etg.ui.display import NoDisplay, probe_display
     from etg.ui.kiosk import run_kiosk

@@ -33,7 +33,7 @@ from etg.core.refusal import Refused
 from etg.core.state import TableState
 from etg.table.controller import STORAGE_FAULTS, Table, TableTilted
 from etg.table.timekeeper import Timekeeper
-from etg.ui import routes, theme
+from etg.ui import heap, routes, theme
 from etg.ui.audio import Audio
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.dealer_console import DealerWindow
@@ -68,6 +68,7 @@ class App:
                  window: pygame.Surface,
                  base: Callable[[Context], Scene] | None = None,
                  director: DemoDirector | None = None, audio: Audio | None = None) -> None:
+        heap.settle()  # large pictures go back to the system when dropped (etg.ui.heap)
         self.table = table
         self.cabinet = cabinet
         self.cabinet_file = cabinet_file
