@@ -132,7 +132,7 @@ class TableScene(Scene):
         self.seat_messages: dict[int, tuple[str, float]] = {}
         self.history: deque[HistoryEntry] = deque(_history(ctx.table.books.rounds(
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
-        self._spun: set[float] = set()
+        self._spun: float | None = None  # when the spin last set going started
         self._background = table_background(self.layout, state)
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
         # Card faces are drawn the first time they are needed; the deck is rendered ahead
@@ -174,8 +174,8 @@ class TableScene(Scene):
     def update(self, now: float) -> None:
         self.presenter.update(now)
         spin = self.presenter.spin()
-        if spin is not None and self.wheel is not None and spin.start not in self._spun:
-            self._spun.add(spin.start)
+        if spin is not None and self.wheel is not None and spin.start != self._spun:
+            self._spun = spin.start
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
             tasks: list[Task] = [
                 *self.wheel.work_ahead(),

@@ -106,8 +106,10 @@ def _glow(words: str, size: int, style: Style) -> pygame.Surface:
     return pygame.transform.smoothscale(small, (w, h))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)
 def _panel(width: int, height: int) -> pygame.Surface:
+    """The banner's dark panel (a megabyte or two, its width set by the amount's: the one
+    on show and the last are kept)."""
     panel = pygame.Surface((width, height), pygame.SRCALPHA)
     radius = height // 4
     pygame.draw.rect(panel, (10, 8, 20, 200), panel.get_rect(), border_radius=radius)
