@@ -335,8 +335,9 @@ class App:
         for index, scene in enumerate(self.stack):
             if scene.opaque:
                 start = index
+        canvas = self.screen.begin()
         for scene in self.stack[start:]:
-            scene.draw(self.canvas, self.now)
+            scene.draw(canvas, self.now)
         self._draw_toasts()
 
     @property

@@ -213,5 +213,5 @@ class DealerWindow:
         return getattr(event, "window", None) is self.window
 
     def show(self, now: float) -> None:
-        self.scene.draw(self.screen.canvas, now)
+        self.scene.draw(self.screen.begin(), now)
         self.screen.present()

@@ -10,12 +10,20 @@ Scaling keeps text crisp (SPEC §6: "smooth scaling"): a screen of the
 canvas's size is drawn on directly; a whole multiple of it (3840×2160) is a
 pixel-exact enlargement; anything else is filtered (``smoothscale``), never
 nearest-neighbour, which drops whole rows of a letter at 1280×800.
+
+Scaling costs five milliseconds at 1280×800 (eight at 3840×2160), so it runs on
+a thread of its own (pygame lets go of the interpreter while it scales) while the
+next frame is drawn on a second canvas (:meth:`Screen.begin`): a frame's picture
+reaches the display as the next frame is presented, one frame later, and the frame
+takes the longer of drawing and scaling instead of both. Whoever reads
+:attr:`Screen.window` gets the last frame's picture, finished.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
@@ -43,11 +51,20 @@ class Screen:
         ``flip`` shows what was drawn (None: headless, nobody to show it to)."""
         self._surface = surface
         self._flip = flip
-        self.window = window
+        self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
         self.canvas = _canvas_for(window)
+        self._spare: pygame.Surface | None = None  # the other canvas, while one is scaled
+        self._scaling: _Scaling | None = None
         self.presses: dict[str, Press] = {}
+
+    @property
+    def window(self) -> pygame.Surface:
+        """The window's surface, with the last frame's picture scaled onto it in full."""
+        if self._scaling is not None:
+            self._scaling.finish()
+        return self._window
 
     def touches(self, event: pygame.event.Event) -> list[Touch]:
         """The logical touches one pygame event makes on this screen."""
@@ -88,23 +105,75 @@ class Screen:
 
     def resized(self) -> None:
         """The window changed size: a new viewport and canvas."""
+        self._show(flip=False)  # the old surface is not shown again, nor written after this
         window = self._surface()
         if window is None:
             return
-        self.window = window
+        self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input.viewport = self.viewport
         self.canvas = _canvas_for(window)
+        self._spare = None
         self.release()
 
+    def begin(self) -> pygame.Surface:
+        """The canvas to draw the next frame on: the last one, or the other while the last
+        one is still being scaled. Every frame is drawn in full, so either will do."""
+        if self._scaling is not None and not self._scaling.done.is_set():
+            if self._spare is None:
+                self._spare = pygame.Surface(LOGICAL).convert()
+            self.canvas, self._spare = self._spare, self.canvas
+        return self.canvas
+
     def present(self) -> None:
-        """The canvas onto the window, scaled, then shown."""
-        if self.canvas is not self.window:
+        """Show the last frame's scaled picture and set this one's scaling going (on a
+        thread, while the next frame is drawn); a canvas of the window's size is the
+        window, shown at once."""
+        if self.canvas is self._window:
+            if self._flip is not None:
+                self._flip()
+            return
+        self._show()
+        self._scaling = _Scaling(self.canvas, self._window, self.viewport.content_rect)
+        self._scaling.start()
+
+    def _show(self, flip: bool = True) -> None:
+        """The scaling under way finished and (with `flip`) its picture shown."""
+        job, self._scaling = self._scaling, None
+        if job is not None:
+            job.finish()
+            if flip and self._flip is not None:
+                self._flip()
+
+
+@dataclass
+class _Scaling:
+    """One frame's canvas scaled onto the window, on a thread of its own."""
+
+    canvas: pygame.Surface
+    window: pygame.Surface
+    content: tuple[int, int, int, int]
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="etg-scale", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
             self.window.fill(theme.BLACK)
-            x, y, w, h = self.viewport.content_rect
-            scale(self.canvas, self.window.subsurface((x, y, w, h)))
-        if self._flip is not None:
-            self._flip()
+            scale(self.canvas, self.window.subsurface(self.content))
+        except BaseException as error:  # handed to the frame that waits for it
+            self.error = error
+        finally:
+            self.done.set()
+
+    def finish(self) -> None:
+        """Wait for the picture; an error the scaling met is raised here, in the frame."""
+        self.done.wait()
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
 
 
 def scale(canvas: pygame.Surface, target: pygame.Surface) -> None:
