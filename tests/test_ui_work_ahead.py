@@ -133,16 +133,22 @@ def test_a_resting_wheel_keeps_only_the_turned_copies_made_for_its_next_spin() -
     assert bonus is not None
     view = WheelView(bonus, 9, 200)
     surface = pygame.Surface((500, 500))
+
+    def turned() -> dict[tuple[int, int, int], pygame.Surface]:
+        return {(k, *key): copy for k, art in enumerate(view.ring_arts)
+                for key, copy in art.turned_copies.items()}
+
     view.spin_to(WheelStops(1, 2, 3), 0.0)
     view.draw(surface, (250, 250), 1.0)  # turning: copies made for this spin
-    assert view._turned
+    assert turned()
     view.draw(surface, (250, 250), 100.0)  # landed
-    assert view._turned == {}
+    assert turned() == {}
     for _, task in view.work_ahead(WheelStops(4, 5, 6)):
         task()
-    ahead = dict(view._turned)
+    ahead = turned()
     assert len(ahead) == 3 * 6  # every ring, every copy
+    assert {stop for _, stop, _ in ahead} == {4, 5 - 1, 6}  # the next spin's stops
     view.draw(surface, (250, 250), 101.0)
-    assert view._turned == ahead
+    assert turned() == ahead
     view.spin_to(WheelStops(4, 5, 6), 102.0)
-    assert view._turned == ahead
+    assert turned() == ahead

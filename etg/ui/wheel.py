@@ -54,7 +54,6 @@ rests on stop ``i`` at the angle of the centre of segment ``i``.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import partial
@@ -65,6 +64,7 @@ from etg.core.paytable import BonusSpin
 from etg.core.wheel import WheelStops, stops_problem
 from etg.ui import theme
 from etg.ui.ahead import Task
+from etg.ui.ring_art import COPIES, RingArt
 from etg.ui.wheel_art import (
     COMMUNITY_FILLS,
     COMMUNITY_INK,
@@ -75,53 +75,34 @@ from etg.ui.wheel_art import (
     blit_ring,
     display_ready,
     ink_on,
-    paint_highlight,
     paint_hub,
     paint_pointer,
     paint_rim,
-    paint_ring,
     ring_segments,
-    turned,
 )
 from etg.ui.wheel_celebration import CELEBRATION_S, celebrate
 from etg.ui.wheel_labels import (
     MIN_LABEL_PX,
     LabelFit,
     Orientation,
-    fit_label,
-    label_sprite,
-    place_label,
-    reads_reversed,
     rest_rotation,
 )
+from etg.ui.wheel_rings import (
+    COMMUNITY_RADII,
+    DIRECTIONS,
+    DURATIONS_S,
+    FULL_TURNS,
+    HOT_SPOT_RADII,
+    HUB_RADIUS,
+    RIM_INNER,
+    RINGS,
+    SEAT_RADII,
+    Motion,
+    Ring,
+)
 
-__all__ = ["CELEBRATION_S", "DURATIONS_S", "FULL_TURNS", "MIN_LABEL_PX", "RINGS", "WheelView",
-           "celebrate"]
-
-RINGS: tuple[str, str, str] = ("community", "seat", "hot_spot")
-"""The rings from the outside in, in the order of :meth:`WheelView.angles`."""
-
-# Radii as fractions of the wheel's outer radius: the Hot Spot ring is the deepest, for its
-# radial JACKPOT labels; the others hold one line of type across them.
-RIM_INNER = 0.95
-COMMUNITY_RADII = (0.81, 0.95)
-SEAT_RADII = (0.674, 0.81)
-HOT_SPOT_RADII = (0.2, 0.674)
-HUB_RADIUS = 0.215
-
-# The spin: each ring turns several full turns, then eases out onto its stop; they stop one
-# after another, outside first, and neighbouring rings turn opposite ways.
-DURATIONS_S: tuple[float, float, float] = (4.5, 5.5, 6.5)
-FULL_TURNS: tuple[int, int, int] = (3, 4, 5)
-DIRECTIONS: tuple[int, int, int] = (-1, 1, -1)  # -1 clockwise, +1 counter-clockwise
-
-_LABEL_TOP = 0.125  # the largest label type, in wheel radii
-# A turning ring is drawn from one of _COPIES copies of its artwork turned _COPY_STEP apart:
-# ``rotate``'s work grows with the bounding box of the turn, 1.64 times the square on average
-# over all angles but 1.13 times within ±7.5°, which pays for the deeper inner rings.
-_COPIES = 6
-_COPY_STEP = 90.0 / _COPIES
-_PICTURES = 9  # rest pictures kept (0.4 to 0.8 MB each at the table's radius)
+__all__ = ["CELEBRATION_S", "DURATIONS_S", "FULL_TURNS", "MIN_LABEL_PX", "RIM_INNER", "RINGS",
+           "WheelView", "celebrate"]
 
 AHEAD_SLACK_S = 0.004
 """How far from a frame's moment a turning ring's picture made ahead for another moment may
@@ -144,26 +125,17 @@ class WheelView:
                                       ink_on(theme.seat_colour(n)))
                               for n in range(1, seats + 1))
         self._rings = (
-            _Ring.fitted(ring_segments(bonus.community_ring, COMMUNITY_FILLS, COMMUNITY_INK),
+            Ring.fitted(ring_segments(bonus.community_ring, COMMUNITY_FILLS, COMMUNITY_INK),
                          COMMUNITY_RADII, (COMMUNITY_RADII[0], COMMUNITY_RADII[1] - NOTCH),
                          Orientation.TANGENTIAL, radius),
-            _Ring.fitted(seat_segments, SEAT_RADII, (SEAT_RADII[0], SEAT_RADII[1] - NOTCH),
+            Ring.fitted(seat_segments, SEAT_RADII, (SEAT_RADII[0], SEAT_RADII[1] - NOTCH),
                          Orientation.TANGENTIAL, radius),
-            _Ring.fitted(ring_segments(bonus.hot_spot_ring, HOT_SPOT_FILLS, HOT_SPOT_INK),
+            Ring.fitted(ring_segments(bonus.hot_spot_ring, HOT_SPOT_FILLS, HOT_SPOT_INK),
                          HOT_SPOT_RADII, (HUB_RADIUS + NOTCH, HOT_SPOT_RADII[1]),
                          Orientation.RADIAL, radius),
         )
         art = display_ready
-        painted = tuple(paint_ring(ring.segments, ring.radii, radius) for ring in self._rings)
-        self._bases = tuple(art(base) for base in painted)
-        self._base_turns = tuple(tuple(art(turned(base, step * _COPY_STEP))
-                                       for step in range(_COPIES)) for base in painted)
-        # Each label read with its top (or end) toward the rim, and turned half a turn.
-        self._sprites = tuple(
-            tuple(None if fit is None else (label_sprite(fit, segment.ink),
-                                            label_sprite(fit, segment.ink, reversed_=True))
-                  for segment, fit in zip(ring.segments, ring.fits, strict=True))
-            for ring in self._rings)
+        self._arts = tuple(RingArt(ring, radius) for ring in self._rings)
         self._rims = (art(paint_rim(radius, RIM_INNER, lit=0)),
                       art(paint_rim(radius, RIM_INNER, lit=1)))
         pointer, self._pointer_offset = paint_pointer(radius, RIM_INNER, SEAT_RADII[1],
@@ -171,14 +143,11 @@ class WheelView:
         self._pointer = art(pointer)
         self._hub = art(paint_hub(radius, HUB_RADIUS))
         # Caches of pictures, not state (the same ``now`` draws the same frame without them):
-        # rest pictures by (ring, stop, framed), a few recent ones; the turned artworks of
-        # the current stops by (ring, stop, copy); and each ring's last rotation.
-        self._pictures: OrderedDict[tuple[int, int, bool], pygame.Surface] = OrderedDict()
+        # each ring's still pictures and turned artworks (RingArt), and its last rotation.
         self._rotated: list[tuple[float, int, pygame.Surface] | None] = [None, None, None]
         self._ahead: list[_Rotation | None] = [None, None, None]  # made for the next frame
-        self._turned: dict[tuple[int, int, int], pygame.Surface] = {}
         self._expected: tuple[int, ...] = (-1, -1, -1)  # the stops of a spin made ahead
-        self._motions: tuple[_Motion, ...] = ()
+        self._motions: tuple[Motion, ...] = ()
         self._stops: tuple[int, int, int] = (0, 0, 0)
         self._landed = False
         self._before: tuple[tuple[int, bool] | None, ...] = (None, None, None)
@@ -190,7 +159,7 @@ class WheelView:
         """Rings at rest: on `stops` (e.g. after a restart, or the last spin's result), each
         stop framed, or, for None, at angle 0 (segment 0 of each ring under the pointer)."""
         indices = (0, 0, 0) if stops is None else self._check(stops)
-        self._motions = tuple(_Motion.rest(ring.centre(index))
+        self._motions = tuple(Motion.rest(ring.centre(index))
                               for ring, index in zip(self._rings, indices, strict=True))
         self._stops = indices
         self._landed = stops is not None
@@ -215,7 +184,7 @@ class WheelView:
                 target = origin + 360.0 * FULL_TURNS[k] + (centre - origin) % 360.0
             else:
                 target = origin - 360.0 * FULL_TURNS[k] - (origin - centre) % 360.0
-            motions.append(_Motion(origin, target, start, DURATIONS_S[k]))
+            motions.append(Motion(origin, target, start, DURATIONS_S[k]))
             before.append((self._stops[k], self._landed) if start >= old.ends else None)
         self._motions = tuple(motions)
         self._stops = indices
@@ -223,8 +192,8 @@ class WheelView:
         self._before = tuple(before)
         self._expected = (-1, -1, -1)
         self._ahead = [None, None, None]
-        self._turned = {key: s for key, s in self._turned.items()
-                        if key[1] == indices[key[0]]}  # only this spin's turned copies
+        for ring_art, index in zip(self._arts, indices, strict=True):
+            ring_art.drop_turned(keep=(index,))  # only this spin's turned copies
         # Not made here (a spin starts inside a frame): between frames, from
         # :meth:`work_ahead`, or each when a frame first shows it.
 
@@ -243,9 +212,10 @@ class WheelView:
         tasks: list[Task] = []
         for k, stop in enumerate(indices):
             if turning[k]:
-                tasks += [(("turned", k), partial(self._turned_art, k, stop, step))
-                          for step in range(_COPIES)]
-        tasks += [(("rest", k), partial(self._rest_picture, k, stop, True))
+                tasks += [(("turned", k), partial(self._arts[k].turned_art, stop, step,
+                                                  self._keep(k)))
+                          for step in range(COPIES)]
+        tasks += [(("rest", k), partial(self._arts[k].rest_picture, stop, True))
                   for k, stop in enumerate(indices)]
         return tasks
 
@@ -254,6 +224,11 @@ class WheelView:
         between frames: one for each ring turning then."""
         return [(("rotation", k), partial(self._rotate_ahead, k, at))
                 for k, motion in enumerate(self._motions) if motion.start < at < motion.ends]
+
+    @property
+    def ring_arts(self) -> tuple[RingArt, ...]:
+        """Each ring's pictures, outside in (what memory they hold is theirs to say)."""
+        return self._arts
 
     def angles(self, now: float) -> tuple[float, float, float]:
         """Rotation in degrees (counter-clockwise) of the (community, seat, hot_spot) rings."""
@@ -312,7 +287,7 @@ class WheelView:
         for k, ring in enumerate(self._rings):
             # Only the ring's own square (the corners a rotation adds are transparent), and
             # not the hole in its middle.
-            blit_ring(surface, self._picture_at(k, now), centre, self._bases[k].get_width(),
+            blit_ring(surface, self._picture_at(k, now), centre, self._arts[k].base.get_width(),
                       ring.radii[0] * self._radius)
 
     def draw_over_rings(self, surface: pygame.Surface, centre: tuple[int, int],
@@ -345,10 +320,10 @@ class WheelView:
         radius). For a spin, :meth:`work_ahead` has them made between frames instead."""
         for k, stop in enumerate(self._stops):
             if self._motions[k].duration > 0.0:
-                for step in range(_COPIES):
-                    self._turned_art(k, stop, step)
+                for step in range(COPIES):
+                    self._arts[k].turned_art(stop, step, self._keep(k))
             else:
-                self._rest_picture(k, stop, self._landed)
+                self._arts[k].rest_picture(stop, self._landed)
 
     def _picture_at(self, k: int, now: float) -> pygame.Surface:
         """Ring `k` as shown at `now`: still on its stop, still before a spin, or turning."""
@@ -356,14 +331,12 @@ class WheelView:
         if now >= motion.ends:
             # At rest: its turned copies (up to a megabyte each) go, but for those made
             # ahead for the next spin.
-            for key in [key for key in self._turned
-                        if key[0] == k and key[1] != self._expected[k]]:
-                del self._turned[key]
+            self._arts[k].drop_turned(keep=(self._expected[k],))
             self._ahead[k] = None
-            return self._rest_picture(k, self._stops[k], self._landed)
+            return self._arts[k].rest_picture(self._stops[k], self._landed)
         before = self._before[k]
         if now <= motion.start and before is not None:
-            return self._rest_picture(k, *before)
+            return self._arts[k].rest_picture(*before)
         ahead = self._ahead[k]
         if (ahead is not None and ahead.motion is motion and ahead.stop == self._stops[k]
                 and abs(ahead.at - now) <= AHEAD_SLACK_S):
@@ -373,90 +346,20 @@ class WheelView:
         last = self._rotated[k]
         if last is not None and last[0] == angle and last[1] == stop:
             return last[2]
-        rotated = self._rotation(k, angle)
+        rotated = self._arts[k].rotation(stop, angle, self._keep(k))
         self._rotated[k] = (angle, stop, rotated)
         return rotated
 
-    def _rotation(self, k: int, angle: float) -> pygame.Surface:
-        """Ring `k` turned `angle` degrees for its current stop: the copy of the artwork
-        already turned nearest the angle (mod 90°, which ``rotate`` does exactly) turned
-        the rest of the way, so the turn left is small and so is its bounding box."""
-        step = round(angle % 90.0 / _COPY_STEP) % _COPIES
-        art = self._turned_art(k, self._stops[k], step)
-        return pygame.transform.rotate(art, angle - step * _COPY_STEP)
+    def _keep(self, k: int) -> tuple[int, ...]:
+        """The stops ring `k`'s turned copies are kept for: this spin's and the next's."""
+        return self._stops[k], self._expected[k]
 
     def _rotate_ahead(self, k: int, at: float) -> None:
         motion = self._motions[k]
         if motion.start < at < motion.ends:
-            self._ahead[k] = _Rotation(motion, self._stops[k], at,
-                                       self._rotation(k, motion.angle(at) % 360.0))
-
-    def _turned_art(self, k: int, stop: int, step: int) -> pygame.Surface:
-        """Ring `k`'s artwork for a spin onto `stop`, turned `step` × :data:`_COPY_STEP`
-        degrees: each label already turned the way it will read when the ring rests there.
-
-        The wedges come from a smooth turned copy made at construction and the labels are
-        set on it afresh, so a copy is as sharp as the unturned artwork. Copies are kept
-        for the current stops only.
-        """
-        made = self._turned.get((k, stop, step))
-        if made is not None:
-            return made
-        ring = self._rings[k]
-        art = self._base_turns[k][step].copy()
-        middle = (art.get_width() / 2.0, art.get_height() / 2.0)
-        landing = ring.centre(stop)
-        offset = step * _COPY_STEP
-        for j, (fit, sprites) in enumerate(zip(ring.fits, self._sprites[k], strict=True)):
-            if fit is None or sprites is None:
-                continue
-            at = ring.centre(j)
-            turn = rest_rotation(ring.orientation, at - landing) - landing
-            sprite = sprites[reads_reversed(ring.orientation, at - landing)]
-            # Turned counter-clockwise by `offset`, the artwork's point at `at` lies at
-            # `at - offset` clockwise of 12 o'clock, and every label turns with it.
-            place_label(art, middle, sprite, fit, at - offset, turn + offset)
-        self._turned = {key: s for key, s in self._turned.items()
-                        if key[1] in (self._stops[key[0]], self._expected[key[0]])}
-        self._turned[(k, stop, step)] = made = display_ready(art)
-        return made
-
-    def _rest_picture(self, k: int, stop: int, framed: bool) -> pygame.Surface:
-        """Ring `k` still on `stop`, turned smoothly, its labels set upright where they rest
-        (level ones not resampled), and, when `framed`, a frame round the landed segment."""
-        key = (k, stop, framed)
-        cached = self._cached(key)
-        if cached is not None:
-            return cached
-        ring = self._rings[k]
-        base = self._bases[k]
-        side = base.get_width()
-        landing = ring.centre(stop)
-        picture = turned(base, landing % 360.0).copy()  # labels go on a copy: turned() keeps it
-        middle = (side / 2.0, side / 2.0)
-        for j, (fit, sprites) in enumerate(zip(ring.fits, self._sprites[k], strict=True)):
-            if fit is None or sprites is None:
-                continue
-            at = ring.centre(j) - landing
-            sprite = sprites[reads_reversed(ring.orientation, at)]
-            place_label(picture, middle, sprite, fit, at, rest_rotation(ring.orientation, at))
-        if framed:
-            inner, outer = ring.radii
-            paint_highlight(picture, middle, inner * self._radius, outer * self._radius,
-                            ring.span, self._radius)
-        return self._keep(key, display_ready(picture))
-
-    def _cached(self, key: tuple[int, int, bool]) -> pygame.Surface | None:
-        picture = self._pictures.get(key)
-        if picture is not None:
-            self._pictures.move_to_end(key)
-        return picture
-
-    def _keep(self, key: tuple[int, int, bool], picture: pygame.Surface) -> pygame.Surface:
-        self._pictures[key] = picture
-        while len(self._pictures) > _PICTURES:
-            self._pictures.popitem(last=False)
-        return picture
+            stop = self._stops[k]
+            self._ahead[k] = _Rotation(motion, stop, at, self._arts[k].rotation(
+                stop, motion.angle(at) % 360.0, self._keep(k)))
 
     def _bulb_phase(self, now: float) -> int:
         """Which half of the bulbs is lit: a fast chase while spinning, a slow blink at rest."""
@@ -471,80 +374,11 @@ class WheelView:
         return stops.community, stops.seat - 1, stops.hot_spot
 
 
-# -- the rings ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Ring:
-    """One ring's equal segments clockwise from 12 o'clock, segment 0 centred on it."""
-
-    segments: tuple[Segment, ...]
-    radii: tuple[float, float]
-    band: tuple[float, float]  # where labels lie, in radii
-    orientation: Orientation
-    fits: tuple[LabelFit | None, ...]
-
-    @classmethod
-    def fitted(cls, segments: tuple[Segment, ...], radii: tuple[float, float],
-               band: tuple[float, float], orientation: Orientation, radius: int) -> _Ring:
-        """The ring with its labels fitted in `band` at `radius`: one type size for the
-        ring (the largest every plain label fits), a progressive's label no larger."""
-        inner, outer = band[0] * radius, band[1] * radius
-        span = 360.0 / len(segments)
-        top = max(MIN_LABEL_PX, round(radius * _LABEL_TOP))
-
-        def fit(segment: Segment, size: int) -> LabelFit | None:
-            return fit_label(segment.label, inner, outer, span, orientation, size)
-
-        plain = [fit(s, top) for s in segments if s.level is None]
-        sizes = [f.size for f in plain if f is not None]
-        size = min(sizes) if sizes and len(sizes) == len(plain) else top
-        return cls(segments, radii, band, orientation, tuple(fit(s, size) for s in segments))
-
-    @property
-    def span(self) -> float:
-        return 360.0 / len(self.segments)
-
-    def centre(self, index: int) -> float:
-        """Clockwise angle of segment `index`'s centre from 12 o'clock in the ring's art."""
-        return index * self.span
-
-    def index_at(self, angle: float) -> int:
-        """The segment whose span holds the clockwise position `angle` (any number of turns)."""
-        return math.floor((angle % 360.0 + self.span / 2.0) / self.span) % len(self.segments)
-
-
 @dataclass(frozen=True, slots=True)
 class _Rotation:
     """A turning ring's picture made ahead for the frame at `at` of `motion` onto `stop`."""
 
-    motion: _Motion
+    motion: Motion
     stop: int
     at: float
     picture: pygame.Surface
-
-
-@dataclass(frozen=True, slots=True)
-class _Motion:
-    """A ring's angle over time: from `origin` at `start` to `target` after `duration`."""
-
-    origin: float
-    target: float
-    start: float
-    duration: float
-
-    @classmethod
-    def rest(cls, angle: float) -> _Motion:
-        return cls(angle, angle, -math.inf, 0.0)
-
-    @property
-    def ends(self) -> float:
-        return self.start + self.duration
-
-    def angle(self, now: float) -> float:
-        if now >= self.ends:
-            return self.target
-        if now <= self.start:
-            return self.origin
-        u = (now - self.start) / self.duration
-        return self.origin + (self.target - self.origin) * (1.0 - (1.0 - u) ** 3)
