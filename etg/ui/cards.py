@@ -25,7 +25,8 @@ import pygame
 
 from etg.core.cards import Card, Colour, Rank, Suit
 from etg.ui import theme
-from etg.ui.assets import Style, font
+from etg.ui.card_courts import COURT_TINT, draw_court
+from etg.ui.card_glyphs import RGB, SUPERSAMPLE, Point, blit_centred, label, suit_shape
 
 CARD_ASPECT = 7 / 5
 """Height over width: a poker-size card is 2.5 × 3.5 in."""
@@ -33,10 +34,7 @@ CARD_ASPECT = 7 / 5
 COMPACT_BELOW = 72
 """Faces narrower than this show a large index and one big pip."""
 
-RGB = tuple[int, int, int]
-Point = tuple[float, float]
 
-_SUPERSAMPLE = 3  # drawn this many times larger, then smooth-scaled down
 _MIN_WIDTH = 8
 
 _PAPER: RGB = (253, 251, 245)
@@ -44,8 +42,6 @@ _EDGE: RGB = (150, 150, 156)
 _BACK_FIELD: RGB = (132, 16, 30)
 _BACK_LATTICE: RGB = (176, 44, 58)
 _BACK_EMBLEM: RGB = (96, 8, 20)
-_COURT_TINT: dict[Colour, RGB] = {Colour.RED: (252, 238, 222), Colour.BLACK: (232, 238, 250)}
-_COURT_ACCENT: dict[Colour, RGB] = {Colour.RED: (36, 72, 150), Colour.BLACK: (176, 30, 44)}
 
 # Pip centres in column units (0 left, 0.5 centre, 1 right) and row units
 # (0 top, 1 bottom), the layout printed on real cards.
@@ -87,10 +83,10 @@ def card_face(card: Card, width: int) -> pygame.Surface:
         if card.rank is Rank.ACE:
             _draw_pip(paper, card.suit, ink, round(0.46 * big_w), paper.get_rect().center)
         elif card.rank >= Rank.JACK:
-            _draw_court(paper, card, ink)
+            draw_court(paper, card, ink)
         else:
             _draw_pips(paper, card, ink)
-    return downsample(paper, _SUPERSAMPLE)
+    return downsample(paper, SUPERSAMPLE)
 
 
 @lru_cache(maxsize=32)
@@ -100,12 +96,12 @@ def card_back(width: int) -> pygame.Surface:
     big_w, big_h = paper.get_size()
     margin = round(0.065 * big_w)
     field_rect = pygame.Rect(margin, margin, big_w - 2 * margin, big_h - 2 * margin)
-    field = _lattice(field_rect.size, spacing=max(3 * _SUPERSAMPLE, round(0.07 * big_w)))
+    field = _lattice(field_rect.size, spacing=max(3 * SUPERSAMPLE, round(0.07 * big_w)))
     _clip_rounded(field, round(0.045 * big_w))
     paper.blit(field, field_rect)
     _draw_back_border(paper, field_rect)
     _draw_emblem(paper)
-    return downsample(paper, _SUPERSAMPLE)
+    return downsample(paper, SUPERSAMPLE)
 
 
 def flip_frame(card: Card, width: int, progress: float) -> pygame.Surface:
@@ -174,69 +170,16 @@ def _blank_card(width: int) -> pygame.Surface:
     if width < _MIN_WIDTH:
         raise ValueError(f"card width {width} is below the minimum of {_MIN_WIDTH} px")
     w, h = card_size(width)
-    big = pygame.Surface((w * _SUPERSAMPLE, h * _SUPERSAMPLE), pygame.SRCALPHA)
-    radius = _corner_radius(width) * _SUPERSAMPLE
+    big = pygame.Surface((w * SUPERSAMPLE, h * SUPERSAMPLE), pygame.SRCALPHA)
+    radius = _corner_radius(width) * SUPERSAMPLE
     pygame.draw.rect(big, _EDGE, big.get_rect(), border_radius=radius)
-    inner = big.get_rect().inflate(-2 * _SUPERSAMPLE, -2 * _SUPERSAMPLE)
-    pygame.draw.rect(big, _PAPER, inner, border_radius=radius - _SUPERSAMPLE)
+    inner = big.get_rect().inflate(-2 * SUPERSAMPLE, -2 * SUPERSAMPLE)
+    pygame.draw.rect(big, _PAPER, inner, border_radius=radius - SUPERSAMPLE)
     return big
 
 
 def _ink(suit: Suit) -> RGB:
     return theme.CARD_RED if suit.colour is Colour.RED else theme.CARD_BLACK
-
-
-# --------------------------------------------------------------------------- glyphs
-
-
-_MASTER_SIZE = 320  # glyphs are rendered once this large (outside the shared text cache)
-
-
-@lru_cache(maxsize=128)
-def _glyph(words: str, colour: RGB, style: Style) -> pygame.Surface:
-    """``words`` cropped to its ink, from the cap line down to the lowest descender."""
-    rendered = font(_MASTER_SIZE, style).render(words, True, colour)
-    ink = rendered.get_bounding_rect()
-    top = min(ink.top, _cap_top(style))
-    return rendered.subsurface(pygame.Rect(ink.left, top, ink.width, ink.bottom - top)).copy()
-
-
-@lru_cache(maxsize=8)
-def _cap_top(style: Style) -> int:
-    return int(_capital(style).top)
-
-
-@lru_cache(maxsize=8)
-def _cap_height(style: Style) -> int:
-    return int(_capital(style).height)
-
-
-def _capital(style: Style) -> pygame.Rect:
-    """Where the ink of a capital H lies in a line rendered at the master size."""
-    return font(_MASTER_SIZE, style).render("H", True, (0, 0, 0)).get_bounding_rect()
-
-
-def _label(words: str, colour: RGB, cap: int, max_width: int,
-           style: Style = Style.SERIF) -> pygame.Surface:
-    """``words`` with capitals ``cap`` px tall, squeezed horizontally to ``max_width``."""
-    glyph = _glyph(words, colour, style)
-    scale = cap / _cap_height(style)
-    width = max(1, min(max_width, round(glyph.get_width() * scale)))
-    return pygame.transform.smoothscale(glyph, (width, max(1, round(glyph.get_height() * scale))))
-
-
-def _suit_shape(suit: Suit, colour: RGB, height: int) -> pygame.Surface:
-    """The suit symbol ``height`` px tall, cropped to its ink."""
-    glyph = _glyph(suit.symbol, colour, Style.SERIF)
-    width = max(1, round(glyph.get_width() * height / glyph.get_height()))
-    return pygame.transform.smoothscale(glyph, (width, max(1, height)))
-
-
-def _blit_centred(target: pygame.Surface, sprite: pygame.Surface, centre: Point,
-                  upside_down: bool = False) -> None:
-    if upside_down:
-        sprite = pygame.transform.flip(sprite, True, True)
-    target.blit(sprite, sprite.get_rect(center=(round(centre[0]), round(centre[1]))))
 
 
 # --------------------------------------------------------------------------- faces
@@ -255,8 +198,8 @@ def _draw_indices(paper: pygame.Surface, card: Card, ink: RGB) -> None:
 
 def _index(card: Card, ink: RGB, cap: int, suit_h: int, column: int) -> pygame.Surface:
     """A corner index: the rank label centred above the suit symbol in a column."""
-    rank = _label(card.rank.label, ink, cap, max_width=column)
-    suit = _suit_shape(card.suit, ink, suit_h)
+    rank = label(card.rank.label, ink, cap, max_width=column)
+    suit = suit_shape(card.suit, ink, suit_h)
     gap = max(1, round(0.2 * cap))
     surface = pygame.Surface((column, cap + gap + suit_h), pygame.SRCALPHA)
     surface.blit(rank, rank.get_rect(midtop=(column // 2, 0)))
@@ -266,13 +209,13 @@ def _index(card: Card, ink: RGB, cap: int, suit_h: int, column: int) -> pygame.S
 
 def _draw_pip(paper: pygame.Surface, suit: Suit, ink: RGB, height: int, centre: Point,
               upside_down: bool = False) -> None:
-    _blit_centred(paper, _suit_shape(suit, ink, height), centre, upside_down)
+    blit_centred(paper, suit_shape(suit, ink, height), centre, upside_down)
 
 
 def _draw_pips(paper: pygame.Surface, card: Card, ink: RGB) -> None:
     """The standard pip layout; pips below the middle are printed upside down."""
     big_w, big_h = paper.get_size()
-    pip = _suit_shape(card.suit, ink, round(0.175 * big_w))
+    pip = suit_shape(card.suit, ink, round(0.175 * big_w))
     turned = pygame.transform.flip(pip, True, True)
     left, right = 0.3 * big_w, 0.7 * big_w
     top, bottom = 0.18 * big_h, 0.82 * big_h
@@ -293,126 +236,11 @@ def _draw_compact(paper: pygame.Surface, card: Card, ink: RGB) -> None:
     if card.rank >= Rank.JACK and card.rank is not Rank.ACE:
         frame = pygame.Rect(0, 0, round(0.56 * big_w), round(0.56 * big_w))
         frame.center = (round(centre[0]), round(centre[1]))
-        pygame.draw.rect(paper, _COURT_TINT[card.suit.colour], frame,
+        pygame.draw.rect(paper, COURT_TINT[card.suit.colour], frame,
                          border_radius=round(0.05 * big_w))
         pygame.draw.rect(paper, theme.GOLD_DARK, frame, width=max(2, round(0.03 * big_w)),
                          border_radius=round(0.05 * big_w))
     _draw_pip(paper, card.suit, ink, round(0.42 * big_w), centre)
-
-
-# --------------------------------------------------------------------------- court cards
-
-
-def _draw_court(paper: pygame.Surface, card: Card, ink: RGB) -> None:
-    """A framed panel, double-headed like a real court card: the top half and it turned round."""
-    big_w, big_h = paper.get_size()
-    inset_y = round(0.06 * big_w)
-    panel = pygame.Rect(round(0.2 * big_w), inset_y, round(0.6 * big_w), big_h - 2 * inset_y)
-    tint = _COURT_TINT[card.suit.colour]
-    pygame.draw.rect(paper, tint, panel)
-    half = _court_half(card, ink, (panel.width, panel.height // 2))
-    paper.blit(half, panel.topleft)
-    turned = pygame.transform.flip(half, True, True)
-    paper.blit(turned, turned.get_rect(bottomleft=panel.bottomleft))
-    _draw_court_frame(paper, panel, ink)
-
-
-def _court_half(card: Card, ink: RGB, size: tuple[int, int]) -> pygame.Surface:
-    """One head of the court panel: a crown, the big rank letter and a pip either side."""
-    width, height = size
-    half = pygame.Surface(size, pygame.SRCALPHA)
-    _draw_fan(half, card.suit.colour)
-    crown = pygame.Rect(0, 0, round(0.52 * width), round(0.2 * height))
-    crown.midtop = (width // 2, round(0.13 * height))
-    _draw_crown(half, card.rank, crown, ink, _COURT_ACCENT[card.suit.colour])
-    cap = round(0.4 * height)
-    letter = _label(card.rank.label, ink, cap, max_width=round(0.56 * width))
-    letter_top = crown.bottom + round(0.06 * height)
-    half.blit(letter, letter.get_rect(midtop=(width // 2, letter_top)))
-    pip = _suit_shape(card.suit, ink, round(0.15 * height))
-    for x in (0.15 * width, 0.85 * width):
-        _blit_centred(half, pip, (x, letter_top + cap / 2))
-    return half
-
-
-def _draw_fan(half: pygame.Surface, colour: Colour) -> None:
-    """Soft rays from the middle of the card behind each head, in the accent colour."""
-    width, height = half.get_size()
-    accent = (*_COURT_ACCENT[colour], 34)
-    origin = (width / 2, height)
-    rays = 9
-    for ray in range(rays):
-        start = math.pi * (ray + 0.25) / rays
-        end = math.pi * (ray + 0.75) / rays
-        far = 1.5 * height
-        pygame.draw.polygon(half, accent, [
-            origin,
-            (origin[0] - far * math.cos(start), origin[1] - far * math.sin(start)),
-            (origin[0] - far * math.cos(end), origin[1] - far * math.sin(end)),
-        ])
-
-
-def _draw_crown(surface: pygame.Surface, rank: Rank, box: pygame.Rect, ink: RGB,
-                accent: RGB) -> None:
-    """A king's crown (3 points), a queen's tiara (5) or a jack's cap (a band and a plume)."""
-    outline = max(1, box.height // 12)
-    band = pygame.Rect(box.left, box.bottom - box.height // 3, box.width, box.height // 3)
-    points = {Rank.KING: 3, Rank.QUEEN: 5}.get(rank, 0)
-    if points:
-        outline_points = _crown_outline(box, band, points)
-        pygame.draw.polygon(surface, theme.GOLD, outline_points)
-        pygame.draw.polygon(surface, theme.GOLD_DARK, outline_points, outline)
-        ball = max(2, box.width // (4 * points))
-        for x, y in outline_points[1:-1:2]:
-            pygame.draw.circle(surface, theme.GOLD, (x, y), ball)
-            pygame.draw.circle(surface, theme.GOLD_DARK, (x, y), ball, outline)
-    else:
-        _draw_cap(surface, box, band, accent, outline)
-    pygame.draw.rect(surface, theme.GOLD, band)
-    pygame.draw.rect(surface, theme.GOLD_DARK, band, outline)
-    jewel = max(2, band.height // 3)
-    for x in (band.left + band.width // 4, band.centerx, band.right - band.width // 4):
-        pygame.draw.circle(surface, ink, (x, band.centery), jewel)
-
-
-def _draw_cap(surface: pygame.Surface, box: pygame.Rect, band: pygame.Rect, accent: RGB,
-              outline: int) -> None:
-    """A jack's velvet cap: a dome in the accent colour with a gold button on top."""
-    dome_top = box.top + box.height // 5
-    dome = pygame.Rect(box.left + box.width // 8, dome_top, box.width * 3 // 4,
-                       2 * (band.bottom - dome_top))
-    previous_clip = surface.get_clip()
-    surface.set_clip(pygame.Rect(box.left, box.top, box.width, band.top - box.top))
-    pygame.draw.ellipse(surface, accent, dome)
-    pygame.draw.ellipse(surface, theme.GOLD_DARK, dome, outline)
-    surface.set_clip(previous_clip)
-    button = max(2, box.height // 7)
-    pygame.draw.circle(surface, theme.GOLD, (dome.centerx, dome_top), button)
-    pygame.draw.circle(surface, theme.GOLD_DARK, (dome.centerx, dome_top), button, outline)
-
-
-def _crown_outline(box: pygame.Rect, band: pygame.Rect, points: int) -> list[tuple[int, int]]:
-    """Zig-zag from the band's left end over ``points`` peaks to its right end."""
-    outline = [(box.left, band.top)]
-    step = box.width / (2 * points)
-    for peak in range(points):
-        tall = box.top if peak in (0, points - 1) or peak == points // 2 else box.top + band.height
-        outline.append((round(box.left + (2 * peak + 1) * step), tall))
-        if peak < points - 1:
-            outline.append((round(box.left + (2 * peak + 2) * step), band.top - band.height // 2))
-    outline.append((box.right, band.top))
-    return outline
-
-
-def _draw_court_frame(paper: pygame.Surface, panel: pygame.Rect, ink: RGB) -> None:
-    """Gold outer rule, a fine rule in the suit colour inside it, and a gold line across."""
-    big_w = paper.get_width()
-    gold = max(_SUPERSAMPLE, round(0.014 * big_w))
-    fine = max(1, _SUPERSAMPLE // 2 + 1)
-    pygame.draw.rect(paper, theme.GOLD_DARK, panel, gold)
-    pygame.draw.rect(paper, ink, panel.inflate(-3 * gold, -3 * gold), fine)
-    middle = panel.centery
-    pygame.draw.line(paper, theme.GOLD_DARK, (panel.left, middle), (panel.right - 1, middle), fine)
 
 
 # --------------------------------------------------------------------------- the back
@@ -423,7 +251,7 @@ def _lattice(size: tuple[int, int], spacing: int) -> pygame.Surface:
     width, height = size
     field = pygame.Surface(size, pygame.SRCALPHA)
     field.fill((*_BACK_FIELD, 255))
-    line = max(1, _SUPERSAMPLE)
+    line = max(1, SUPERSAMPLE)
     for offset in range(-height, width + height, spacing):
         pygame.draw.line(field, _BACK_LATTICE, (offset, 0), (offset + height, height), line)
         pygame.draw.line(field, _BACK_LATTICE, (offset, 0), (offset - height, height), line)
@@ -445,7 +273,7 @@ def _clip_rounded(surface: pygame.Surface, radius: int) -> None:
 
 def _draw_back_border(paper: pygame.Surface, field: pygame.Rect) -> None:
     big_w = paper.get_width()
-    gold = max(_SUPERSAMPLE, round(0.016 * big_w))
+    gold = max(SUPERSAMPLE, round(0.016 * big_w))
     inset = round(0.05 * big_w)
     outer = field.inflate(-2 * inset, -2 * inset)
     pygame.draw.rect(paper, theme.GOLD, outer, gold, border_radius=round(0.03 * big_w))
@@ -459,10 +287,10 @@ def _draw_emblem(paper: pygame.Surface) -> None:
     big_w, big_h = paper.get_size()
     oval = pygame.Rect(0, 0, round(0.5 * big_w), round(0.32 * big_w))
     oval.center = (big_w // 2, big_h // 2)
-    gold = max(_SUPERSAMPLE, round(0.016 * big_w))
+    gold = max(SUPERSAMPLE, round(0.016 * big_w))
     pygame.draw.ellipse(paper, theme.GOLD, oval.inflate(2 * gold, 2 * gold))
     pygame.draw.ellipse(paper, _BACK_EMBLEM, oval)
     pygame.draw.ellipse(paper, theme.GOLD_DARK, oval.inflate(-3 * gold, -3 * gold),
                         max(1, gold // 2))
-    words = _label("ETG", theme.GOLD, round(0.12 * big_w), max_width=round(0.36 * big_w))
-    _blit_centred(paper, words, oval.center)
+    words = label("ETG", theme.GOLD, round(0.12 * big_w), max_width=round(0.36 * big_w))
+    blit_centred(paper, words, oval.center)
