@@ -1,5 +1,6 @@
 """The players' table as drawn: the felt, the dealer's cards, the spots, the shoe, the
-history, the meters, the wheel's result and everything that moves over them.
+history, the meters and the wheel's result (what moves over them is
+:mod:`etg.ui.flights`', the background printed once :mod:`etg.ui.table_background`').
 
 :class:`TableArt` draws from the :class:`~etg.ui.presenter.Presenter`'s view of the
 committed state and a :class:`FrameView` of the frame (the countdown, the live phase, a
@@ -18,29 +19,19 @@ from etg.core.cards import Card
 from etg.core.money import format_cents
 from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.ui import theme
-from etg.ui.assets import Style, text
-from etg.ui.cards import card_back, card_face, card_shadow, flip_frame
-from etg.ui.chips import chip, draw_stack
-from etg.ui.count_up import counted
+from etg.ui.assets import Style
+from etg.ui.cards import card_back, card_face, card_shadow
+from etg.ui.chips import chip
+from etg.ui.flights import draw_animations
 from etg.ui.layout import TableLayout
 from etg.ui.presenter import (
-    BIG_WIN_S,
-    CARD_FLIGHT_S,
-    CHIP_FLIGHT_S,
-    Banner,
-    BigWin,
-    CardFlight,
-    Celebration,
-    ChipFlight,
     Presenter,
 )
-from etg.ui.seat_panel import print_panel
-from etg.ui.theme import PLAYER_TEXT, shade
-from etg.ui.wheel import WheelView, celebrate
+from etg.ui.theme import PLAYER_TEXT
+from etg.ui.wheel import WheelView
 from etg.ui.widgets import draw_panel, draw_text
 
 HISTORY_CARD_W = 48
-BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
 
 _OUTCOMES = {"higher": ("WIN", theme.WIN), "lower": ("LOSE", theme.LOSE), "tie": ("TIE", theme.WAR)}
 _LEVEL_NAMES = {"primary": "JACKPOT", "secondary": "MINI JACKPOT",
@@ -81,10 +72,6 @@ class FrameView:
     tilted: bool
     causes: tuple[str, ...]  # a tilt's causes, for the attendant
     demo: bool
-
-
-FLIGHT_CHIP = 40
-"""The diameter of the chips that fly between the seats and the spots."""
 
 
 class TableArt:
@@ -143,7 +130,7 @@ class TableArt:
 
     def draw_over(self, surface: pygame.Surface, now: float, view: FrameView) -> None:
         """What moves over the table, and a tilt's notice over everything."""
-        self._draw_animations(surface, now)
+        draw_animations(surface, self.presenter, now)
         if view.tilted:
             self._draw_tilt(surface, list(view.causes))
 
@@ -363,68 +350,6 @@ class TableArt:
             pygame.draw.circle(surface, theme.seat_colour(seat),
                                (badge.right - 10 - i * 14, badge.centery), 6)
 
-    def _draw_animations(self, surface: pygame.Surface, now: float) -> None:
-        for animation in self.presenter.active(now):
-            if isinstance(animation, CardFlight):
-                _draw_card_flight(surface, animation, now)
-            elif isinstance(animation, ChipFlight):
-                _draw_chip_flight(surface, animation, now)
-            elif isinstance(animation, Banner):
-                _draw_banner(surface, animation, now)
-            elif isinstance(animation, Celebration):
-                amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
-                celebrate(surface, surface.get_rect(), now, animation.start, animation.title,
-                          f"{amount}  ·  {animation.detail}")
-            elif isinstance(animation, BigWin):
-                amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
-                seats = animation.seats
-                who = (f"SEAT {seats[0]}" if len(seats) == 1
-                       else "SEATS " + " · ".join(map(str, seats[:4])))
-                celebrate(surface, surface.get_rect(), now, animation.start, "BIG WIN!",
-                          f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S, rays=False)
-
-
-def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:
-    t = now - flight.start
-    x0, y0 = flight.origin
-    x1, y1, w, _ = flight.dest
-    width = round(w)
-    if t < CARD_FLIGHT_S:
-        k = _ease_out(t / CARD_FLIGHT_S)
-        x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k
-        surface.blit(card_back(width), (round(x), round(y)))
-        return
-    progress = (t - CARD_FLIGHT_S) / (flight.end - flight.start - CARD_FLIGHT_S)
-    frame = flip_frame(Card.parse(flight.card_code), width, progress)
-    surface.blit(frame, frame.get_rect(midtop=(round(x1 + w / 2), round(y1))))
-
-
-def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -> None:
-    k = _ease_out(min(1.0, (now - flight.start) / CHIP_FLIGHT_S))
-    (x0, y0), (x1, y1) = flight.origin, flight.dest
-    x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k - 60 * k * (1 - k)
-    draw_stack(surface, flight.amount, (round(x), round(y) + 12), FLIGHT_CHIP, max_chips=5)
-
-
-def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:
-    t = (now - banner.start) / banner.duration
-    scale = min(1.0, t * 6)
-    colour = {"gold": theme.GOLD, "war": theme.WAR, "void": theme.TILT}[banner.tone]
-    words = text(banner.text, 56, colour, Style.SERIF)
-    rect = pygame.Rect(0, 0, round((words.get_width() + 80) * scale), 100)
-    rect.center = BANNER_CENTRE
-    if rect.width < 20:
-        return
-    draw_panel(surface, rect, (8, 14, 22, 225), colour, radius=20, width=4)
-    if scale >= 1.0:
-        surface.blit(words, words.get_rect(center=rect.center))
-
-
-def _ease_out(k: float) -> float:
-    k = min(max(k, 0.0), 1.0)
-    return 1 - (1 - k) ** 3
-
-
 def _cx(rect: tuple[float, float, float, float]) -> float:
     return rect[0] + rect[2] / 2
 
@@ -440,31 +365,3 @@ def game_subtitle(name: str) -> str:
 def decision_clock_centre(x: float, y: float, w: float) -> tuple[int, int]:
     """Where a tied spot's decision countdown sits: on its card's top right."""
     return round(x + w - 8), round(y + 36)  # below the SPOT label, clear of the index
-
-
-def table_background(layout: TableLayout, state: TableState) -> pygame.Surface:
-    """The felt, the rail and the printed layout: drawn once, blitted every frame."""
-    surface = pygame.Surface((1920, 1080))
-    for row in range(0, 1080, 4):
-        k = 1 - abs(row - 420) / 900
-        surface.fill(shade(theme.FELT, 0.7 + 0.45 * k), (0, row, 1920, 4))
-    pygame.draw.rect(surface, theme.RAIL, (0, 0, 1920, 64))
-    pygame.draw.line(surface, theme.GOLD_DARK, (0, 64), (1920, 64), 3)
-    slots = [layout.spot_card(spot) for spot in range(1, layout.spots + 1)]
-    for x, y, w, h in [*slots, layout.dealer_card, layout.dealer_war_card]:
-        outline = pygame.Rect(round(x) - 6, round(y) - 6, round(w) + 12, round(h) + 12)
-        pygame.draw.rect(surface, theme.FELT_LIGHT, outline, width=3, border_radius=14)
-    for rect in (layout.shoe, layout.history):
-        draw_panel(surface, rect, (0, 0, 0, 90), theme.GOLD_DARK, radius=12, width=1)
-    p = state.paytable
-    motto = (f"TIE PAYS {p.payouts.tie.pays} TO {p.payouts.tie.to}  ·  "
-             f"WAR TIE PAYS {p.payouts.war_tie.pays} TO {p.payouts.war_tie.to}")
-    bx, by, bw, bh = layout.banner_row
-    words = text(motto, 24, theme.GOLD, Style.SERIF)
-    surface.blit(words, words.get_rect(center=(round(bx + bw / 2), round(by + bh / 2))))
-    if layout.has_wheel:
-        draw_panel(surface, layout.wheel_box, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
-    for seat in layout.seat_layouts:
-        print_panel(surface, seat)
-    return surface.convert() if pygame.display.get_surface() is not None else surface
-

@@ -52,6 +52,7 @@ from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_back, card_face
 from etg.ui.chips import stack_ahead
 from etg.ui.felt import Target, betting_targets, decision_targets
+from etg.ui.flights import FLIGHT_CHIP
 from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
@@ -70,14 +71,8 @@ from etg.ui.scene import (
 )
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.seat_panel import draw_panel_now
-from etg.ui.table_art import (
-    FLIGHT_CHIP,
-    HISTORY_CARD_W,
-    FrameView,
-    HistoryEntry,
-    TableArt,
-    table_background,
-)
+from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt
+from etg.ui.table_background import table_background
 from etg.ui.table_results import draw_recap, draw_seat_result
 from etg.ui.wheel import WheelView
 from etg.ui.wheel_celebration import celebration_ahead

@@ -1,0 +1,100 @@
+"""What moves over the players' table: cards flying from the shoe and turning over, chips
+flying to the felt, banners, and the progressive hit's or big win's celebration.
+
+Each is drawn from the :class:`~etg.ui.presenter.Presenter`'s animations as a pure
+function of ``now`` (:func:`draw_animations`), over everything else on the table.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from etg.core.cards import Card
+from etg.core.money import format_cents
+from etg.ui import theme
+from etg.ui.assets import Style, text
+from etg.ui.cards import card_back, flip_frame
+from etg.ui.chips import draw_stack
+from etg.ui.count_up import counted
+from etg.ui.presenter import (
+    BIG_WIN_S,
+    CARD_FLIGHT_S,
+    CHIP_FLIGHT_S,
+    Banner,
+    BigWin,
+    CardFlight,
+    Celebration,
+    ChipFlight,
+    Presenter,
+)
+from etg.ui.wheel import celebrate
+from etg.ui.widgets import draw_panel
+
+BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
+
+FLIGHT_CHIP = 40
+"""The diameter of the chips that fly between the seats and the spots."""
+
+
+def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float) -> None:
+    """Everything moving over the table at `now`: cards flying and turning over, chips
+    flying to the felt, banners, a progressive hit's or a big win's celebration."""
+    for animation in presenter.active(now):
+        if isinstance(animation, CardFlight):
+            _draw_card_flight(surface, animation, now)
+        elif isinstance(animation, ChipFlight):
+            _draw_chip_flight(surface, animation, now)
+        elif isinstance(animation, Banner):
+            _draw_banner(surface, animation, now)
+        elif isinstance(animation, Celebration):
+            amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
+            celebrate(surface, surface.get_rect(), now, animation.start, animation.title,
+                      f"{amount}  ·  {animation.detail}")
+        elif isinstance(animation, BigWin):
+            amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
+            seats = animation.seats
+            who = (f"SEAT {seats[0]}" if len(seats) == 1
+                   else "SEATS " + " · ".join(map(str, seats[:4])))
+            celebrate(surface, surface.get_rect(), now, animation.start, "BIG WIN!",
+                      f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S, rays=False)
+
+
+def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:
+    t = now - flight.start
+    x0, y0 = flight.origin
+    x1, y1, w, _ = flight.dest
+    width = round(w)
+    if t < CARD_FLIGHT_S:
+        k = _ease_out(t / CARD_FLIGHT_S)
+        x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k
+        surface.blit(card_back(width), (round(x), round(y)))
+        return
+    progress = (t - CARD_FLIGHT_S) / (flight.end - flight.start - CARD_FLIGHT_S)
+    frame = flip_frame(Card.parse(flight.card_code), width, progress)
+    surface.blit(frame, frame.get_rect(midtop=(round(x1 + w / 2), round(y1))))
+
+
+def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -> None:
+    k = _ease_out(min(1.0, (now - flight.start) / CHIP_FLIGHT_S))
+    (x0, y0), (x1, y1) = flight.origin, flight.dest
+    x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k - 60 * k * (1 - k)
+    draw_stack(surface, flight.amount, (round(x), round(y) + 12), FLIGHT_CHIP, max_chips=5)
+
+
+def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:
+    t = (now - banner.start) / banner.duration
+    scale = min(1.0, t * 6)
+    colour = {"gold": theme.GOLD, "war": theme.WAR, "void": theme.TILT}[banner.tone]
+    words = text(banner.text, 56, colour, Style.SERIF)
+    rect = pygame.Rect(0, 0, round((words.get_width() + 80) * scale), 100)
+    rect.center = BANNER_CENTRE
+    if rect.width < 20:
+        return
+    draw_panel(surface, rect, (8, 14, 22, 225), colour, radius=20, width=4)
+    if scale >= 1.0:
+        surface.blit(words, words.get_rect(center=rect.center))
+
+
+def _ease_out(k: float) -> float:
+    k = min(max(k, 0.0), 1.0)
+    return 1 - (1 - k) ** 3
