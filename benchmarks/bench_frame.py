@@ -79,12 +79,12 @@ from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.bots import busiest_bots
 from etg.table.controller import Table
+from etg.ui.animations import BigWin, Celebration
 from etg.ui.app import App
 from etg.ui.count_up import count_seconds
 from etg.ui.demo import DemoDirector
 from etg.ui.display import open_window
 from etg.ui.options import RunOptions
-from etg.ui.presenter import BigWin, Celebration
 
 FRAMES = 360  # six seconds of a spinning wheel at 60 fps
 REPEATS = 2

@@ -13,8 +13,8 @@ a quarter of a second per frame and the table is drawn every
 text, card, chip and wheel picture a round needs goes through the caches),
 and the ledger lives in ``/dev/shm`` where there is one (memory is measured,
 not the disk). Before each reading the work ahead (:mod:`etg.ui.ahead`) is let run to
-its end, so the reading does not depend on how busy the machine was. ``ETG_BENCH_ROUNDS`` plays fewer rounds for a quick look;
-``rss_mb_10000`` is then null.
+its end, so the reading does not depend on how busy the machine was.
+``ETG_BENCH_ROUNDS`` plays fewer rounds for a quick look; ``rss_mb_10000`` is then null.
 """
 
 from __future__ import annotations

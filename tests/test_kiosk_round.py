@@ -21,7 +21,7 @@ from etg.core.state import Phase
 from etg.core.wheel import draw_stops
 from etg.ledger.verify import verify
 from etg.ui import theme
-from etg.ui.presenter import Banner
+from etg.ui.animations import Banner
 from etg.ui.table_art import decision_clock_centre
 from tests import kiosk_support as k
 from tests.tables import rigged_draw

@@ -40,9 +40,7 @@ from etg.core.events import WheelStopped
 from etg.core.paytable import Decision
 from etg.core.state import Phase
 from etg.core.wheel import WheelStops
-from etg.ui.app import FRAME_S, App
-from etg.ui.audio import CHANNELS, LENGTH_S, PEAK, RATE, Audio, Cue, samples, write_wavs
-from etg.ui.presenter import (
+from etg.ui.animations import (
     CARD_FLIGHT_S,
     SPIN_LEAD_S,
     Animation,
@@ -51,6 +49,8 @@ from etg.ui.presenter import (
     Celebration,
     ChipFlight,
 )
+from etg.ui.app import FRAME_S, App
+from etg.ui.audio import CHANNELS, LENGTH_S, PEAK, RATE, Audio, Cue, samples, write_wavs
 from etg.ui.table_scene import TableScene
 from tests import kiosk_support as k
 from tests.tables import rigged_draw

@@ -26,10 +26,11 @@ from etg.core.engine import new_table
 from etg.core.events import ProgressiveAwarded, WagerSettled
 from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.state import Phase
+from etg.ui.animations import BigWin, Celebration
 from etg.ui.audio import Audio
 from etg.ui.count_up import count_seconds, counted
 from etg.ui.layout import TableLayout
-from etg.ui.presenter import RECAP_S, BigWin, Celebration, Presenter
+from etg.ui.presenter import RECAP_S, Presenter
 from etg.ui.table_results import recap_words, seat_result
 from tests import kiosk_support as k
 from tests.tables import maryland, rigged_draw

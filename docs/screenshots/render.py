@@ -62,12 +62,12 @@ from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
 from etg.table.pin import hash_pin
+from etg.ui.animations import BigWin, Celebration
 from etg.ui.app import App
 from etg.ui.dealer_console import DealerPanel, DealerScreen, DealerWindow
 from etg.ui.display import open_window
 from etg.ui.operator.menu import OperatorMenu
 from etg.ui.options import RunOptions
-from etg.ui.presenter import BigWin, Celebration
 from etg.ui.scene import Show
 
 LAYOUTS = [(3, 6), (3, 9), (5, 6), (5, 9), (7, 6), (7, 9)]

@@ -12,11 +12,7 @@ import pygame
 from etg.core.cards import Card
 from etg.core.money import format_cents
 from etg.ui import theme
-from etg.ui.assets import Style, text
-from etg.ui.cards import card_back, flip_frame
-from etg.ui.chips import draw_stack
-from etg.ui.count_up import counted
-from etg.ui.presenter import (
+from etg.ui.animations import (
     BIG_WIN_S,
     CARD_FLIGHT_S,
     CHIP_FLIGHT_S,
@@ -25,8 +21,12 @@ from etg.ui.presenter import (
     CardFlight,
     Celebration,
     ChipFlight,
-    Presenter,
 )
+from etg.ui.assets import Style, text
+from etg.ui.cards import card_back, flip_frame
+from etg.ui.chips import draw_stack
+from etg.ui.count_up import counted
+from etg.ui.presenter import Presenter
 from etg.ui.wheel import celebrate
 from etg.ui.widgets import draw_panel
 

@@ -58,21 +58,28 @@ from etg.core.events import (
 )
 from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.state import TableState
+from etg.ui.animations import (
+    BIG_WIN_S,
+    CARD_FLIGHT_S,
+    SPIN_LEAD_S,
+    Animation,
+    Banner,
+    BigWin,
+    CardFlight,
+    CardKey,
+    Celebration,
+    ChipFlight,
+    Paid,
+    WheelSpin,
+)
 from etg.ui.audio import Audio, Cue, CuePlayer
 from etg.ui.count_up import count_seconds
 from etg.ui.layout import TableLayout
 
-CardKey = tuple[str, int, bool]  # (dealer | spot, spot number, War deal)
-
 DEAL_STAGGER_S = 0.2
-CARD_FLIGHT_S = 0.45
-CARD_FLIP_S = 0.25
-CHIP_FLIGHT_S = 0.4
 SETTLE_STAGGER_S = 0.06
 WHEEL_HOLD_S = 1.2  # the stopped wheel stays on screen before the payouts
-CELEBRATION_S = 6.0
 CELEBRATION_GATE_S = 4.0
-BIG_WIN_S = 4.5  # the big-win sequence over the table
 RECAP_S = 3.0  # the end of a round stays this long before the next step is shown
 CHIP_SOUND_GAP_S = 0.04  # chip sounds closer together than this are one sound
 BIG_WIN_MULTIPLE = 20  # the shipped cabinet.yaml's sound.big_win_multiple
@@ -81,101 +88,6 @@ LEVEL_TITLES = {ProgressiveLevel.PRIMARY: "JACKPOT!", ProgressiveLevel.SECONDARY
                  ProgressiveLevel.PROGRESSIVE_PAYOUT: "PROGRESSIVE PAYOUT!"}
 
 
-@dataclass(frozen=True)
-class CardFlight:
-    key: CardKey
-    card_code: str
-    start: float
-    origin: tuple[float, float]
-    dest: tuple[float, float, float, float]
-
-    @property
-    def end(self) -> float:
-        return self.start + CARD_FLIGHT_S + CARD_FLIP_S
-
-
-@dataclass(frozen=True)
-class ChipFlight:
-    amount: int
-    start: float
-    origin: tuple[float, float]
-    dest: tuple[float, float]
-    seat: int
-    lands_on: tuple[int, BetKind] | None = None
-    """A placed wager's (spot, kind) on the seat's felt: its stack grows when the chips land."""
-
-    @property
-    def end(self) -> float:
-        return self.start + CHIP_FLIGHT_S
-
-
-@dataclass(frozen=True)
-class Banner:
-    text: str
-    start: float
-    duration: float
-    tone: str = "gold"  # gold, war, void
-
-    @property
-    def end(self) -> float:
-        return self.start + self.duration
-
-
-@dataclass(frozen=True)
-class Celebration:
-    """A progressive hit: the meter amount paid, counting up under the level's title."""
-
-    title: str
-    cents: int
-    detail: str
-    start: float
-
-    @property
-    def end(self) -> float:
-        return self.start + CELEBRATION_S
-
-
-@dataclass(frozen=True)
-class BigWin:
-    """The seats paid at least the cabinet's big-win multiple of their stakes in a round: one
-    sequence for them all (the table does not wait a sequence per seat), the largest amount
-    paid back counting up."""
-
-    seats: tuple[int, ...]  # in settlement order
-    cents: int  # the largest paid back of them: stake and winnings
-    start: float
-
-    @property
-    def end(self) -> float:
-        return self.start + BIG_WIN_S
-
-
-@dataclass(frozen=True)
-class Paid:
-    """What one of a seat's wagers paid back this round, and when its chips land (count-up)."""
-
-    spot: int  # 0: the seat's Bonus Spin wager, or an award of no spot
-    envy: bool  # an Envy Bonus, paid for another seat's hand (MD Ch. 9 J(4)(e))
-    cents: int
-    lands: float
-
-
-SPIN_LEAD_S = 0.25
-"""From the spin's commit to the wheel setting off: a breath for the players, and the frames
-in which the pictures of the rings turning onto their drawn stops are made between frames
-(:meth:`etg.ui.wheel.WheelView.work_ahead`), so no frame of the spin makes one."""
-
-
-@dataclass(frozen=True)
-class WheelSpin:
-    community: int
-    seat: int
-    hot_spot: int
-    start: float
-    end: float
-
-
-Animation = CardFlight | ChipFlight | Banner | Celebration | BigWin | WheelSpin
 _Sounded = TypeVar("_Sounded", CardFlight, ChipFlight, Celebration, BigWin)  # with a sound
 
 

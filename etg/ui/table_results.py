@@ -15,10 +15,11 @@ import pygame
 from etg.core.money import format_cents
 from etg.core.state import Phase, TableState
 from etg.ui import theme
+from etg.ui.animations import Paid
 from etg.ui.assets import Style
 from etg.ui.count_up import counted, draw_amount
 from etg.ui.layout import TableLayout
-from etg.ui.presenter import Paid, Presenter
+from etg.ui.presenter import Presenter
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.widgets import draw_text
 
