@@ -49,8 +49,9 @@ from etg.ui.animations import (
     Celebration,
     ChipFlight,
 )
-from etg.ui.app import FRAME_S, App
+from etg.ui.app import App
 from etg.ui.audio import CHANNELS, LENGTH_S, PEAK, RATE, Audio, Cue, samples, write_wavs
+from etg.ui.scene import FRAME_S
 from etg.ui.table_scene import TableScene
 from tests import kiosk_support as k
 from tests.tables import rigged_draw

@@ -18,7 +18,6 @@ import logging
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,32 +32,25 @@ from etg.core.refusal import Refused
 from etg.core.state import TableState
 from etg.table.controller import STORAGE_FAULTS, Table, TableTilted
 from etg.table.timekeeper import Timekeeper
-from etg.ui import heap, routes, theme
+from etg.ui import heap, routes
 from etg.ui.audio import Audio
-from etg.ui.canvas import LOGICAL, Viewport
+from etg.ui.canvas import Viewport
 from etg.ui.dealer_console import DealerWindow
+from etg.ui.demo import demo_actor, demo_beat
 from etg.ui.display import Shots
 from etg.ui.input import InputAdapter, Touch
 from etg.ui.options import RunOptions
 from etg.ui.scene import FPS, FRAME_S, Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
 from etg.ui.screen import Screen
+from etg.ui.toasts import Toast, draw_toasts, with_toast
 
 if TYPE_CHECKING:
     from etg.ui.demo import DemoDirector
-from etg.ui.widgets import draw_panel, draw_text
 from etg.ui.words import players_words
 
 log = logging.getLogger("etg.kiosk")
 
-TOAST_S = 3.5
 SETTLE_PAUSE_S = 0.6  # the deal stays on screen this long before the dealer settles it
-
-
-@dataclass
-class Toast:
-    message: str
-    until: float
-    error: bool = True
 
 
 class App:
@@ -145,8 +137,7 @@ class App:
 
     def notify(self, message: str, error: bool = True) -> None:
         """Show a message on the status banner for a few seconds."""
-        self.toasts = [t for t in self.toasts if t.message != message][-2:]
-        self.toasts.append(Toast(message, self.now + TOAST_S, error))
+        self.toasts = with_toast(self.toasts, message, self.now, error)
 
     def go(self, message: Nav) -> None:
         """A scene's navigation message: close, quit, or the scene the routes build for it."""
@@ -338,7 +329,7 @@ class App:
         canvas = self.screen.begin()
         for scene in self.stack[start:]:
             scene.draw(canvas, self.now)
-        self._draw_toasts()
+        self.toasts = draw_toasts(canvas, self.toasts, self.now)
 
     @property
     def settled(self) -> bool:
@@ -387,7 +378,7 @@ class App:
         command = self.director.next_command(self.table.state)
         if command is not None:
             self.next_demo_at = self.now + demo_beat(command)
-            if self.send(command, _demo_actor(command), quiet=True) is not None:
+            if self.send(command, demo_actor(command), quiet=True) is not None:
                 self.director.refused(command)
 
     def _shot_due(self) -> str | None:
@@ -401,35 +392,3 @@ class App:
         rounds = self.options.rounds
         return rounds is not None and self.rounds_finished >= rounds and self.settled and (
             self.shots is None or self._shot_due() is None)
-
-    def _draw_toasts(self) -> None:
-        live = [t for t in self.toasts if t.until > self.now]
-        self.toasts = live
-        for index, toast in enumerate(reversed(live)):
-            rect = pygame.Rect(0, 0, 1100, 58)
-            rect.midtop = (LOGICAL[0] // 2, 70 + index * 64)
-            draw_panel(self.canvas, rect, (60, 10, 14, 235) if toast.error else (10, 40, 70, 235),
-                       theme.TILT if toast.error else theme.GOLD, radius=12, width=3)
-            draw_text(self.canvas, toast.message, 26, theme.WHITE, rect.center,
-                      max_width=rect.width - 30)
-
-
-def demo_beat(command: Command) -> float:
-    """Seconds the demo waits after ``command`` before the next one (once the screen settles)."""
-    return _BEATS.get(type(command).__name__, 1.0)
-
-
-_BEATS = {"PlaceWager": 0.18, "PlaceBonusSpin": 0.25, "CashIn": 0.1, "Decide": 1.0,
-          "CloseBets": 0.8, "OpenBets": 0.6, "Shuffle": 1.2, "NextRound": 1.0,
-          "Settle": 2.2, "Spin": 2.5, "Deal": 0.4, "WarDeal": 0.4}
-
-
-def _demo_actor(command: Command) -> str:
-    name = type(command).__name__
-    if name in ("PlaceWager", "PlaceBonusSpin", "Decide", "ClearWagers", "RepeatWagers",
-                "DoubleWagers"):
-        return "demo-player"
-    if name == "CashIn":
-        return "demo-attendant"
-    return "demo-dealer"
-

@@ -61,3 +61,23 @@ class DemoDirector:
                 return plan
         plan.append(dealer_command(state, self.table.source))
         return plan
+
+
+def demo_beat(command: Command) -> float:
+    """Seconds the demo waits after ``command`` before the next one (once the screen settles)."""
+    return _BEATS.get(type(command).__name__, 1.0)
+
+
+_BEATS = {"PlaceWager": 0.18, "PlaceBonusSpin": 0.25, "CashIn": 0.1, "Decide": 1.0,
+          "CloseBets": 0.8, "OpenBets": 0.6, "Shuffle": 1.2, "NextRound": 1.0,
+          "Settle": 2.2, "Spin": 2.5, "Deal": 0.4, "WarDeal": 0.4}
+
+
+def demo_actor(command: Command) -> str:
+    name = type(command).__name__
+    if name in ("PlaceWager", "PlaceBonusSpin", "Decide", "ClearWagers", "RepeatWagers",
+                "DoubleWagers"):
+        return "demo-player"
+    if name == "CashIn":
+        return "demo-attendant"
+    return "demo-dealer"
