@@ -21,7 +21,11 @@ for frames where the wheel turns. Per phase: p50, p99 and the worst frame. Betwe
 frames the App works ahead in the time left before the next (``App.idle``: card faces
 rendered before the deal needs them), as ``App.run`` does; that time is not a frame's.
 ``frame_ms.p99`` is the worst phase's p99 at 1920×1080; the same round is also
-measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``).
+measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``), and
+at 1920×1080 and 1280×800 muted and scaled nearest-neighbour, as the kiosk drew before it
+had sound and smooth scaling (``frame_ms.plain``), to show what they cost. Scaling runs
+on a thread of its own while the next frame is drawn (:mod:`etg.ui.screen`); a frame
+that finds the last one's scaling unfinished waits for it, and that wait is the frame's.
 The SDL dummy driver draws in software, as a cabinet's CPU would.
 
 Beside the frames, the same run reports its commits (``frame_ms.commit_ms``:
@@ -79,6 +83,7 @@ from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.bots import busiest_bots
 from etg.table.controller import Table
+from etg.ui import screen as screen_module
 from etg.ui.animations import BigWin, Celebration
 from etg.ui.app import App
 from etg.ui.count_up import count_seconds
@@ -97,6 +102,10 @@ FROZEN = Path(__file__).resolve().parent.parent / "dist" / "etg" / "etg"
 DISPLAYS = ((1920, 1080), (1280, 800), (3840, 2160))
 """The canvas's own size first (``frame_ms.p50``/``p99``), then scaled to smaller and larger."""
 
+PLAIN = ((1920, 1080), (1280, 800))
+"""Measured again muted and scaled nearest-neighbour, as the kiosk drew before it had sound
+and smooth scaling (``frame_ms.plain``): the figures with them on are to be no worse."""
+
 
 def measure(config_dir: Path) -> dict[str, object]:
     cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
@@ -104,10 +113,13 @@ def measure(config_dir: Path) -> dict[str, object]:
     folder = Path(tempfile.mkdtemp(prefix="bench-frame-", dir=cache))  # the real disk
     try:
         displays: dict[str, dict[str, object]] = {}
-        for width, height in DISPLAYS:
-            best = min((_round_frames(config_dir, folder / f"r{width}-{i}.db", (width, height))
-                        for i in range(REPEATS)), key=lambda run: _worst_p99(run.phases))
-            displays[f"{width}x{height}"] = _summary(best)
+        plain: dict[str, dict[str, object]] = {}
+        for sizes, figures, muted in ((DISPLAYS, displays, False), (PLAIN, plain, True)):
+            for width, height in sizes:
+                best = min((_round_frames(config_dir, folder / f"r{width}-{muted}-{i}.db",
+                                          (width, height), plain=muted)
+                            for i in range(REPEATS)), key=lambda run: _worst_p99(run.phases))
+                figures[f"{width}x{height}"] = _summary(best)
         source = [sys.executable, "-m", "etg"]
         cold = min(_cold_start(source, config_dir, folder / f"c{i}.db") for i in range(3))
         frozen = None
@@ -118,7 +130,7 @@ def measure(config_dir: Path) -> dict[str, object]:
         shutil.rmtree(folder, ignore_errors=True)
     canvas = displays["1920x1080"]
     return {"frame_ms": {"p50": canvas["p50"], "p99": canvas["p99"],
-                         "phases": canvas["phases"], "displays": displays,
+                         "phases": canvas["phases"], "displays": displays, "plain": plain,
                          "commit_ms": canvas["commit_ms"],
                          "ledger_wait_ms": canvas["ledger_wait_ms"]},
             "cold_start_s": None if frozen is None else round(frozen, 3),
@@ -139,8 +151,25 @@ class RoundRun:
         self.waits_ms: list[float] = []  # each frame's wait for the ledger
 
 
-def _round_frames(config_dir: Path, db: Path, display: tuple[int, int]) -> RoundRun:
-    """One whole round of the busiest table through the kiosk's path, commits running."""
+def _round_frames(config_dir: Path, db: Path, display: tuple[int, int],
+                  plain: bool = False) -> RoundRun:
+    """One whole round of the busiest table through the kiosk's path, commits running;
+    `plain`: muted, and scaled to the display nearest-neighbour (:data:`PLAIN`)."""
+    smooth = screen_module.scale
+    if plain:
+        screen_module.scale = _nearest
+    try:
+        return _timed_round(config_dir, db, display, plain)
+    finally:
+        screen_module.scale = smooth
+
+
+def _nearest(canvas: pygame.Surface, target: pygame.Surface) -> None:
+    pygame.transform.scale(canvas, target.get_size(), target)
+
+
+def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
+                 plain: bool) -> RoundRun:
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
     cabinet_file = config_dir / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
@@ -148,7 +177,7 @@ def _round_frames(config_dir: Path, db: Path, display: tuple[int, int]) -> Round
     # the round reaches, so its sequence is timed too.
     cabinet = dataclasses.replace(cabinet, display=Display(width=display[0], height=display[1],
                                                             fullscreen=False),
-                                  sound=dataclasses.replace(cabinet.sound, mute=False,
+                                  sound=dataclasses.replace(cabinet.sound, mute=plain,
                                                             big_win_multiple=2))
     ledger = Ledger.open(db)
     if ledger.conn.execute("PRAGMA synchronous").fetchone()[0] != 2:
