@@ -250,9 +250,7 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
     height = face.get_height() + line.get_height() + size // 2
     panel = _panel(min(rect.width, width), min(rect.height, height))
     middle = (rect.centerx, rect.centery)
-    if fade < 1.0:
-        panel = panel.copy()
-        panel.set_alpha(round(255 * fade))
+    panel.set_alpha(round(255 * min(1.0, fade)))  # a kept surface: its alpha set every time
     surface.blit(panel, panel.get_rect(center=middle))
     pop = _ease_out_back(min(1.0, t / 0.45))
     pulse = 1.0 + PULSE * math.sin(math.tau * 1.4 * t)
