@@ -208,6 +208,7 @@ def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
         raise RuntimeError("the benchmark's round did not finish")
     run.commits_ms = [s * 1_000 for s in list(stats.commit_s)[committed_before:]]
     run.largest_batch = stats.largest_batch
+    app.screen.close()
     table.close()
     pygame.display.quit()
     missing = {"betting", "dealt", "decisions", "war_dealt", "wheel", "count_up",

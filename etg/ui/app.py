@@ -185,6 +185,15 @@ class App:
     def run(self) -> None:
         """Frames until quit (window closed, operator shutdown, or --rounds reached)."""
         self.ready()
+        try:
+            self._run()
+        finally:  # nothing may still be scaling onto a window when the display closes
+            self.screen.close()
+            if self.dealer is not None:
+                self.dealer.screen.close()
+
+    def _run(self) -> None:
+        """The frame loop: a frame, then the work ahead in the rest of its time."""
         clock = pygame.time.Clock()
         while not self.quit_requested:
             if self.options.headless:

@@ -137,6 +137,11 @@ class Screen:
         self._scaling = _Scaling(self.canvas, self._window, self.viewport.content_rect)
         self._scaling.start()
 
+    def close(self) -> None:
+        """The last frame's scaling finished and shown: nothing is left writing to the
+        window (before the display closes)."""
+        self._show()
+
     def _show(self, flip: bool = True) -> None:
         """The scaling under way finished and (with `flip`) its picture shown."""
         job, self._scaling = self._scaling, None
