@@ -13,12 +13,14 @@ a quarter of a second per frame and the table is drawn every
 text, card, chip and wheel picture a round needs goes through the caches),
 and the ledger lives in ``/dev/shm`` where there is one (memory is measured,
 not the disk). Before each reading the work ahead (:mod:`etg.ui.ahead`) is let run to
-its end, so the reading does not depend on how busy the machine was.
+its end and the garbage is collected, so the reading does not depend on how busy the
+machine was or when the collector last ran.
 ``ETG_BENCH_ROUNDS`` plays fewer rounds for a quick look; ``rss_mb_10000`` is then null.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -81,8 +83,10 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
         done = app.rounds_finished
         if (done in (FIRST, rounds) or done % 1000 == 0) and done and done not in marks:
             # The work ahead finished first: how much of it a busy machine left undone by
-            # round 100 must not decide what round 100 weighs.
+            # round 100 must not decide what round 100 weighs; nor what garbage the
+            # collector had not reached yet.
             app.idle(time.perf_counter() + 30.0)
+            gc.collect()
             marks[done] = _rss_mb()  # every thousandth too: the trend, not only the ends
             print(json.dumps({done: marks[done]}), file=sys.stderr, flush=True)
         if app.table.tilted:
