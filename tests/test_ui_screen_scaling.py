@@ -63,3 +63,18 @@ def test_a_screen_of_the_canvas_size_is_drawn_on_directly(window: pygame.Surface
         direct.fill(colour)
         screen.present()
     assert flips == COLOURS[:2]  # shown at once, no frame late
+
+
+def test_a_window_resized_mid_scaling_gets_the_next_frame_at_its_new_size(
+        window: pygame.Surface) -> None:
+    screen = Screen(window, pygame.display.get_surface, None)
+    screen.begin().fill(COLOURS[0])
+    screen.present()  # being scaled for 1280x800 now
+    pygame.display.set_mode((1024, 768), pygame.RESIZABLE)
+    screen.resized()  # that picture is dropped: it never reaches the new window
+    assert screen.window.get_size() == (1024, 768)
+    screen.begin().fill(COLOURS[1])
+    screen.present()
+    shown = screen.window
+    assert shown.get_size() == (1024, 768) and near(middle(shown), COLOURS[1])
+    assert tuple(shown.get_at((5, 5)))[:3] == (0, 0, 0)  # the bars of a 16:9 picture

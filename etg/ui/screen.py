@@ -15,8 +15,10 @@ Scaling costs five milliseconds at 1280×800 (eight at 3840×2160), so it runs o
 a thread of its own (pygame lets go of the interpreter while it scales) while the
 next frame is drawn on a second canvas (:meth:`Screen.begin`): a frame's picture
 reaches the display as the next frame is presented, one frame later, and the frame
-takes the longer of drawing and scaling instead of both. Whoever reads
-:attr:`Screen.window` gets the last frame's picture, finished.
+takes the longer of drawing and scaling instead of both. The thread scales into a
+picture of its own, never into the window, which SDL may replace when it is resized;
+the frame thread copies the finished picture into the window and shows it. Whoever
+reads :attr:`Screen.window` gets the last frame's picture, finished.
 """
 
 from __future__ import annotations
@@ -56,14 +58,15 @@ class Screen:
         self.input = InputAdapter(self.viewport)
         self.canvas = _canvas_for(window)
         self._spare: pygame.Surface | None = None  # the other canvas, while one is scaled
+        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
         self._scaling: _Scaling | None = None
+        self._unshown = False  # a picture is in the window but not yet flipped
         self.presses: dict[str, Press] = {}
 
     @property
     def window(self) -> pygame.Surface:
         """The window's surface, with the last frame's picture scaled onto it in full."""
-        if self._scaling is not None:
-            self._scaling.finish()
+        self._land()
         return self._window
 
     def touches(self, event: pygame.event.Event) -> list[Touch]:
@@ -105,7 +108,10 @@ class Screen:
 
     def resized(self) -> None:
         """The window changed size: a new viewport and canvas."""
-        self._show(flip=False)  # the old surface is not shown again, nor written after this
+        if self._scaling is not None:  # its picture was for the old size: dropped
+            job, self._scaling = self._scaling, None
+            job.finish()
+        self._unshown = False
         window = self._surface()
         if window is None:
             return
@@ -113,7 +119,7 @@ class Screen:
         self.viewport = Viewport(*window.get_size())
         self.input.viewport = self.viewport
         self.canvas = _canvas_for(window)
-        self._spare = None
+        self._spare = self._scaled = None
         self.release()
 
     def begin(self) -> pygame.Surface:
@@ -133,31 +139,41 @@ class Screen:
             if self._flip is not None:
                 self._flip()
             return
-        self._show()
-        self._scaling = _Scaling(self.canvas, self._window, self.viewport.content_rect)
+        self.close()
+        _, _, w, h = self.viewport.content_rect
+        if self._scaled is None or self._scaled.get_size() != (w, h):
+            self._scaled = pygame.Surface((w, h)).convert()
+        self._scaling = _Scaling(self.canvas, self._scaled)
         self._scaling.start()
 
     def close(self) -> None:
-        """The last frame's scaling finished and shown: nothing is left writing to the
-        window (before the display closes)."""
-        self._show()
-
-    def _show(self, flip: bool = True) -> None:
-        """The scaling under way finished and (with `flip`) its picture shown."""
-        job, self._scaling = self._scaling, None
-        if job is not None:
-            job.finish()
-            if flip and self._flip is not None:
+        """The last frame's scaling finished and shown: nothing is left on its way to the
+        window (before the display closes, and before the next frame is shown)."""
+        self._land()
+        if self._unshown:
+            self._unshown = False
+            if self._flip is not None:
                 self._flip()
+
+    def _land(self) -> None:
+        """The scaling under way finished and its picture copied into the window (on the
+        frame's thread), with black bars where the window's shape differs."""
+        job, self._scaling = self._scaling, None
+        if job is None:
+            return
+        job.finish()
+        self._window.fill(theme.BLACK)
+        x, y, _, _ = self.viewport.content_rect
+        self._window.blit(job.target, (x, y))
+        self._unshown = True
 
 
 @dataclass
 class _Scaling:
-    """One frame's canvas scaled onto the window, on a thread of its own."""
+    """One frame's canvas scaled into `target` (the window's content size) on a thread."""
 
     canvas: pygame.Surface
-    window: pygame.Surface
-    content: tuple[int, int, int, int]
+    target: pygame.Surface
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
@@ -166,8 +182,7 @@ class _Scaling:
 
     def _run(self) -> None:
         try:
-            self.window.fill(theme.BLACK)
-            scale(self.canvas, self.window.subsurface(self.content))
+            scale(self.canvas, self.target)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
         finally:
