@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlite_utils import Database
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -58,4 +60,37 @@ def quick_pin_hashes(request: pytest.FixtureRequest,
             or request.node.get_closest_marker("real_pin_cost") is not None)
     if not real:
         monkeypatch.setattr("etg.table.pin.ITERATIONS", 1_000)
+    yield
+
+
+def _no_fsync(fd: int) -> None:
+    """``os.fsync`` in a test: the bytes are already in the OS's cache, which every reader sees."""
+
+
+class _UnsyncedDatabase(Database):
+    """The ledger's connection, set to hand its commits to the OS without a sync."""
+
+    def __init__(self, conn: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(conn, *args, **kwargs)
+        conn.execute("PRAGMA synchronous=OFF")
+
+
+@pytest.fixture(autouse=True)
+def quick_commits(request: pytest.FixtureRequest,
+                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A commit in a test reaches the OS, not the platter: no fsync, SQLite ``synchronous=OFF``.
+
+    Nothing a test can see depends on it: another connection, a reopened ledger,
+    the anchor and every file read back the same bytes, and a killed process
+    loses nothing the OS has taken (only a power cut would). What it saves is the
+    wait for the disk, two syncs a commit and a commit for each command of a round
+    (some twenty for six seats of bots), which on a busy disk was most of the ledger
+    tests' time. Programs a test starts (``python -m etg``) keep their real, durable
+    commits, and so do the tests marked ``durable_commits``.
+    """
+    if request.node.get_closest_marker("durable_commits") is None:
+        # Every ledger connection passes through Database(conn): the migrations of a new
+        # ledger, then Ledger.__init__ after _prepare has set synchronous=FULL.
+        monkeypatch.setattr("etg.ledger.store.Database", _UnsyncedDatabase)
+        monkeypatch.setattr(os, "fsync", _no_fsync)
     yield

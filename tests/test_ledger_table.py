@@ -29,6 +29,7 @@ from etg.table.controller import TableTilted
 from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
 
 
+@pytest.mark.durable_commits
 def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path) -> None:
     table = open_table(tmp_path / "l.db")
     db = table.ledger.db
