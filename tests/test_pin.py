@@ -29,6 +29,7 @@ def config(tmp_path: Path) -> Path:
 
 # --- hashing ----------------------------------------------------------------------------------
 
+@pytest.mark.real_pin_cost  # the count and digest a cabinet's hash is made with
 def test_hash_has_the_documented_format_and_enough_iterations() -> None:
     stored = hash_pin("1234")
     match = STORED.fullmatch(stored)
@@ -36,6 +37,7 @@ def test_hash_has_the_documented_format_and_enough_iterations() -> None:
     assert int(match.group(1)) == ITERATIONS >= 200_000
 
 
+@pytest.mark.real_pin_cost  # the count and digest a cabinet's hash is made with
 def test_hash_is_pbkdf2_sha256_of_the_pin_with_its_salt() -> None:
     salt = bytes(range(16))
     expected = hashlib.pbkdf2_hmac("sha256", b"90210", salt, ITERATIONS).hex()
