@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pygame
 
-from etg.config.loader import load_cabinet, load_paytable
+from etg.config.loader import load_cabinet
 from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
@@ -30,6 +30,7 @@ from etg.ui.display import open_window
 from etg.ui.options import RunOptions
 from etg.ui.scene import Scene
 from etg.ui.widgets import Button
+from tests.ledger_support import paytable_once
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,7 +65,7 @@ def make_app(tmp: Path, paytable: str = "maryland-community-5.yaml", seed: int =
     config = config or config_copy(tmp, paytable)
     cabinet_file = config / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
-    loaded = load_paytable(cabinet.paytable_path(cabinet_file))
+    loaded = paytable_once(cabinet.paytable_path(cabinet_file))
     table = Table.open(Ledger.open(db or tmp / "table.db"), loaded, SeededSource(seed))
     options = RunOptions(headless=not windowed, windowed=windowed, demo=demo,
                          screenshots=screenshots, config_dir=config)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from etg.config.loader import LoadedPaytable, load_paytable
@@ -17,8 +18,27 @@ ROOT = Path(__file__).resolve().parent.parent
 MD5 = shipped_config_dir() / "paytables" / "maryland-community-5.yaml"
 
 
+_LOADED: dict[bytes, LoadedPaytable] = {}
+
+
+def paytable_once(path: Path) -> LoadedPaytable:
+    """:func:`load_paytable` of ``path``, parsed and validated once per content.
+
+    What load_paytable makes of a file depends on its bytes alone (the path is
+    carried along), and a paytable is a frozen value, so the tables and kiosks
+    of a session share one per file content: a shipped paytable takes 20 ms to
+    read, and hundreds of tests open a table. A file with other bytes (a test's
+    edit) is read anew; one that is refused raises each time, as load_paytable does.
+    """
+    raw = Path(path).read_bytes()
+    known = _LOADED.get(raw)
+    if known is None:
+        known = _LOADED[raw] = load_paytable(path)
+    return dataclasses.replace(known, path=Path(path))
+
+
 def paytable(path: Path = MD5) -> LoadedPaytable:
-    return load_paytable(path)
+    return paytable_once(path)
 
 
 def open_table(db: Path, loaded: LoadedPaytable | None = None, seed: int = 1) -> Table:
