@@ -49,6 +49,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from etg.core.cards import Card, Rank
 from etg.core.hands import payout_hand
@@ -127,7 +128,15 @@ def war_hand_counts_by_tie(decks: int) -> dict[TieClass, Counter[PayoutHand]]:
     The counts of one class sum to the ordered draws of that tie times the
     ``(N−2)(N−3)`` ordered War pairs; a player who surrenders that tie holds
     its Suited Tie or Tie on every one of them instead.
+
+    Counted once per number of decks (a par sheet asks for them several times);
+    each call gets its own copy.
     """
+    return {tie: Counter(counts) for tie, counts in _war_hand_counts_by_tie(decks).items()}
+
+
+@lru_cache(maxsize=16)
+def _war_hand_counts_by_tie(decks: int) -> dict[TieClass, Counter[PayoutHand]]:
     cards = [Card.from_index(f) for f in range(CARD_FACES)]
     n = CARD_FACES * decks
     out: dict[TieClass, Counter[PayoutHand]] = {
