@@ -22,9 +22,11 @@ verbose format held.
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from etg.core.commands import Command
@@ -40,9 +42,17 @@ LayoutBody = dict[str, list[list[Any]]]
 
 
 def current_layout() -> LayoutBody:
-    """The layout of this program's commands and events."""
-    return {"commands": [[cls.__name__, _fields(cls)] for cls in _members(Command)],
-            "events": [[cls.__name__, _fields(cls)] for cls in _members(Event)]}
+    """The layout of this program's commands and events (a new copy at each call)."""
+    layout: LayoutBody = json.loads(_current_layout_json())
+    return layout
+
+
+@cache
+def _current_layout_json() -> str:
+    """The layout as JSON, worked out once: the types do not change while the program runs,
+    and every opening of a ledger compares it with the newest one recorded."""
+    return json.dumps({"commands": [[cls.__name__, _fields(cls)] for cls in _members(Command)],
+                       "events": [[cls.__name__, _fields(cls)] for cls in _members(Event)]})
 
 
 class Layout:
