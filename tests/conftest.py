@@ -94,3 +94,26 @@ def quick_commits(request: pytest.FixtureRequest,
         monkeypatch.setattr("etg.ledger.store.Database", _UnsyncedDatabase)
         monkeypatch.setattr(os, "fsync", _no_fsync)
     yield
+
+
+def _heap_left_as_it_is() -> bool:
+    """``etg.ui.heap.settle`` in a test: glibc's thresholds left as they are."""
+    return False
+
+
+@pytest.fixture(autouse=True)
+def unsettled_heap(request: pytest.FixtureRequest,
+                   monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The App and ``etg run`` leave glibc's malloc thresholds as they are in a test.
+
+    ``etg.ui.heap.settle()`` fixes them for the rest of the process, so that each
+    large picture gets a mapping of its own and goes back to the system when
+    dropped: what keeps a kiosk's memory flat over a day. In a test worker it
+    would stay in force for every later test, each canvas, ring and card then
+    mapped, zero-filled page by page and unmapped again: some 12 s of system CPU
+    over the fast set. No test reads the thresholds but tests/test_ui_heap.py,
+    which settles in fresh interpreters and is marked ``real_heap``.
+    """
+    if request.node.get_closest_marker("real_heap") is None:
+        monkeypatch.setattr("etg.ui.heap.settle", _heap_left_as_it_is)
+    yield
