@@ -33,6 +33,17 @@ def site_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield folder
 
 
+@pytest.fixture(scope="session", autouse=True)
+def ledger_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A folder for the played ledgers the session builds once and copies to each test that
+    asks for one (tests.ledger_support.built_once)."""
+    from tests import ledger_support
+
+    ledger_support.BUILDS = tmp_path_factory.mktemp("ledger-builds")
+    yield
+    ledger_support.BUILDS = None
+
+
 @pytest.fixture(autouse=True)
 def private_places(tmp_path: Path, site_config: Path,
                    monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from etg.config.loader import LoadedPaytable, load_paytable
 from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
+from etg.ledger import chain
 from etg.ledger.store import Ledger
 from etg.ledger.verify import rebuild
 from etg.table.bots import RoundDriver, standard_bots
@@ -52,12 +56,58 @@ def play(table: Table, rounds: int, seed: int = 1) -> None:
 
 
 def played_ledger(folder: Path, rounds: int = 3, name: str = "ledger.db") -> Path:
-    """A ledger in ``folder`` on which the standard bots played ``rounds``, shut down cleanly."""
-    db = folder / name
-    table = open_table(db)
-    play(table, rounds)
-    table.close()
+    """A ledger in ``folder`` on which the standard bots played ``rounds``, shut down cleanly
+    (played once a session for each number of rounds, then copied: see :func:`built_once`)."""
+
+    def build(db: Path) -> None:
+        table = open_table(db)
+        play(table, rounds)
+        table.close()
+
+    return built_once(("played", rounds), build, folder / name)
+
+
+BUILDS: Path | None = None
+"""Where :func:`built_once` keeps the ledgers it built: a folder of the test session, set by
+tests/conftest.py (None: each ledger is built where it is asked for)."""
+
+_BUILT: dict[tuple[object, ...], tuple[Path, set[str]]] = {}
+
+
+def built_once(what: tuple[object, ...], build: Callable[[Path], None], db: Path) -> Path:
+    """``db`` as ``build(db)`` makes it, built once a session for ``what`` and then copied.
+
+    A test that needs a played ledger gets a copy of the file and its anchor: the bytes
+    building it would make (the bots and the shoe are seeded) but for the ledger's ID and
+    times, which are the first build's. The ledger key in effect is part of what is looked
+    up, as a ledger is signed with it. A test that asks twice for the same ``what`` gets a
+    second ledger built apart, never a copy of the same one; a ``db`` (or anchor) that is
+    there already is built on, as ``build`` would.
+    """
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    anchor = chain.anchor_path(db)
+    built = _BUILT.get((*what, _ledger_key()))
+    if (BUILDS is None or db.exists() or anchor.exists()
+            or (built is not None and test in built[1])):
+        build(db)
+        return db
+    if built is None:
+        source = BUILDS / str(len(_BUILT)) / "ledger.db"
+        build(source)
+        made = sorted(path.name for path in source.parent.iterdir())
+        assert made == ["ledger.db", "ledger.db.anchor"], made  # closed: nothing in a -wal
+        built = _BUILT[(*what, _ledger_key())] = (source, set())
+    built[1].add(test)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    for copied, to in ((built[0], db), (chain.anchor_path(built[0]), anchor)):
+        shutil.copyfile(copied, to)
+        shutil.copymode(copied, to)
     return db
+
+
+def _ledger_key() -> bytes | None:
+    path = chain.default_key_path()
+    return path.read_bytes() if path.exists() else None
 
 
 def rebuilt_state(db: Path) -> TableState:

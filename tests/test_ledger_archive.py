@@ -21,23 +21,26 @@ from etg.ledger import store as store_module
 from etg.ledger.archive import archive, check_archives
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
-from tests.ledger_support import open_table, play
+from tests.ledger_support import built_once, open_table, play
 
 
 @pytest.fixture
-def aged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A ledger with 6 rounds played on 2026-01-10 and 4 on 2026-03-20 (clean shutdowns)."""
-    db = tmp_path / "ledger.db"
-    for day, rounds in (("2026-01-10", 6), ("2026-03-20", 4)):
-        clock = iter(range(10_000_000))
-        monkeypatch.setattr(store_module, "now",
-                            lambda day=day, clock=clock: f"{day}T12:00:00.{next(clock):06d}+00:00")
-        monkeypatch.setattr("etg.table.controller.now", store_module.now)
-        table = open_table(db)
-        play(table, rounds)
-        table.close()
-    monkeypatch.undo()
-    return db
+def aged(tmp_path: Path) -> Path:
+    """A ledger with 6 rounds played on 2026-01-10 and 4 on 2026-03-20 (clean shutdowns);
+    played once a session and copied (tests.ledger_support.built_once)."""
+
+    def build(db: Path) -> None:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            for day, rounds in (("2026-01-10", 6), ("2026-03-20", 4)):
+                clock = iter(range(10_000_000))
+                monkeypatch.setattr(store_module, "now", lambda day=day, clock=clock:
+                                    f"{day}T12:00:00.{next(clock):06d}+00:00")
+                monkeypatch.setattr("etg.table.controller.now", store_module.now)
+                table = open_table(db)
+                play(table, rounds)
+                table.close()
+
+    return built_once(("aged",), build, tmp_path / "ledger.db")
 
 
 def _archive(db: Path, before: str, out: Path) -> tuple[int, int]:

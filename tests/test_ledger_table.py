@@ -26,7 +26,14 @@ from etg.ledger.codec import dump_event
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
 from etg.table.controller import TableTilted
-from tests.ledger_support import MD5, open_table, play, played_ledger, rebuilt_state
+from tests.ledger_support import (
+    MD5,
+    built_once,
+    open_table,
+    play,
+    played_ledger,
+    rebuilt_state,
+)
 
 
 @pytest.mark.durable_commits
@@ -131,11 +138,13 @@ def _played_ledger(tmp_path: Path, rounds: int = 12) -> Path:
 
 def _unclosed_ledger(tmp_path: Path, rounds: int = 12) -> Path:
     """Rounds after the newest checkpoint: the power went off, no shutdown checkpoint."""
-    db = tmp_path / "l.db"
-    table = open_table(db)
-    play(table, rounds)
-    table.ledger.close()
-    return db
+
+    def build(db: Path) -> None:
+        table = open_table(db)
+        play(table, rounds)
+        table.ledger.close()
+
+    return built_once(("unclosed", rounds), build, tmp_path / "l.db")
 
 
 def _tamper(db: Path, *statements: str) -> None:
