@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from etg.cli import main
@@ -112,6 +113,7 @@ def test_run_headless_demo_plays_rounds_with_the_default_paytable(tmp_path: Path
         ledger.close()
 
 
+@pytest.mark.slow
 def test_python_dash_m_etg_is_the_same_program() -> None:
     done = subprocess.run([sys.executable, "-m", "etg", "--help"], capture_output=True, text=True,
                           check=True)

@@ -328,6 +328,7 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_full_disk_on_the_writers_thread_tilts_and_restarts_where_the_last_commit_was(
         tmp_path: Path) -> None:
     """A real EFBIG: the kiosk's process may not grow its files past a limit (RLIMIT_FSIZE)."""

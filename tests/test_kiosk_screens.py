@@ -93,6 +93,7 @@ def test_every_touch_target_is_a_finger_wide_and_none_overlap(paytable: str,
     app.table.ledger.close()
 
 
+@pytest.mark.slow
 def test_without_a_display_run_says_to_use_headless(tmp_path: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
     env.update(SDL_VIDEODRIVER="x11", WAYLAND_DISPLAY="")
@@ -106,6 +107,7 @@ def test_without_a_display_run_says_to_use_headless(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_with_no_screen_at_all_sdl_does_not_fall_back_to_drawing_nowhere(tmp_path: Path) -> None:
     # No DISPLAY, no Wayland, no SDL_VIDEODRIVER: SDL would pick its offscreen driver and the
     # kiosk would run forever showing nothing. It must say so in one line, at once (SPEC §6).
@@ -122,6 +124,7 @@ def test_with_no_screen_at_all_sdl_does_not_fall_back_to_drawing_nowhere(tmp_pat
     assert not db.exists()  # said before anything was opened
 
 
+@pytest.mark.slow
 def test_headless_without_demo_is_refused_in_one_line(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "etg", "run", "--headless",
                              "--db", str(tmp_path / "t.db")],

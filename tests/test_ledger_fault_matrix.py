@@ -45,6 +45,7 @@ def etg(*args: str, limit: int | None = None) -> subprocess.CompletedProcess[str
     return done
 
 
+@pytest.mark.slow
 def test_a_full_disk_stops_play_with_a_tilt_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     assert etg("autoplay", "--db", str(db), "--rounds", "3", "--seed", "5",
@@ -89,6 +90,7 @@ def read_only(folder: Path) -> Iterator[None]:
         subprocess.run(undo, check=True)
 
 
+@pytest.mark.slow
 def test_a_read_only_file_and_folder_is_one_line_and_the_ledger_stays(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -163,6 +165,7 @@ def test_overwritten_pages_tilt_or_are_refused_and_restored_bytes_lose_nothing(
     assert rebuilt_state(db) == before
 
 
+@pytest.mark.slow
 def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = played_ledger(tmp_path, rounds=1)
     conn = sqlite3.connect(db)

@@ -83,6 +83,7 @@ def test_an_uncaught_exception_is_logged_with_its_traceback(tmp_path: Path) -> N
     assert "Traceback (most recent call last)" in text
 
 
+@pytest.mark.slow
 def test_autoplay_writes_its_log_in_the_data_directory_without_cards(tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
     done = subprocess.run([sys.executable, "-m", "etg", "autoplay", "--db", str(db),

@@ -59,6 +59,7 @@ def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
+@pytest.mark.slow
 def test_install_then_uninstall_keeps_the_ledger_anchor_keys_and_configuration(
         tmp_path: Path) -> None:
     release = release_folder(tmp_path)
@@ -103,6 +104,7 @@ def test_install_then_uninstall_keeps_the_ledger_anchor_keys_and_configuration(
     assert {path: path.read_bytes() for path in kept} == kept
 
 
+@pytest.mark.slow
 def test_an_upgrade_moves_current_and_never_overwrites_the_site_configuration(
         tmp_path: Path) -> None:
     prefix = tmp_path / "cabinet"
@@ -117,6 +119,7 @@ def test_an_upgrade_moves_current_and_never_overwrites_the_site_configuration(
     assert cabinet.read_bytes() == edited
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["changed", "added", "removed"])
 def test_a_damaged_archive_is_refused_and_nothing_is_installed(tmp_path: Path,
                                                                damage: str) -> None:
@@ -137,6 +140,7 @@ def test_a_damaged_archive_is_refused_and_nothing_is_installed(tmp_path: Path,
     assert not (prefix / "opt").exists() and not (prefix / "etc").exists()
 
 
+@pytest.mark.slow
 def test_under_a_prefix_the_kiosk_user_must_exist(tmp_path: Path) -> None:
     result = sh(release_folder(tmp_path) / "install.sh", "--prefix", tmp_path / "c",
                 "--user", "no-such-user-etg", check=False)

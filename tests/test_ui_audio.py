@@ -181,6 +181,7 @@ def test_without_a_sound_device_the_audio_is_silent_and_says_so_once(
     assert (audio.volume, audio.muted, audio.gain) == (90, True, 0.0)
 
 
+@pytest.mark.slow
 def test_the_kiosk_starts_and_runs_without_a_sound_device(tmp_path: Path) -> None:
     config = k.config_copy(tmp_path)
     env = {**os.environ, "SDL_AUDIODRIVER": "no-such-driver", "SDL_VIDEODRIVER": "dummy"}
