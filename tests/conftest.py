@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,33 @@ def ledger_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     ledger_support.BUILDS = tmp_path_factory.mktemp("ledger-builds")
     yield
     ledger_support.BUILDS = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def wheel_pictures_kept() -> Iterator[None]:
+    """The Bonus Spin wheel's still artwork is painted once a session for each ring and size.
+
+    A ``WheelView`` paints its rim, hub and pointer, fits its labels and turns each
+    ring's artwork six ways: some 0.15 s, most of what making a kiosk App costs, and a
+    test session makes well over a hundred. All of it is a pure function of its
+    arguments (a ring, a radius, an angle) and none of it is ever drawn on: the program
+    keeps a few the same way (``paint_ring``, ``turned``), never enough for a whole
+    wheel, let alone the several table sizes a session goes through. Here they are kept
+    for the session, in caches of the same kind: what a test draws is pixel for pixel
+    what painting afresh draws, and each spin's labelled copies and still pictures are
+    still made by the wheel itself (``RingArt``'s own caches are left alone).
+    """
+    from etg.ui import ring_art, wheel, wheel_art
+    from etg.ui.wheel_rings import Ring
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ring_art, "paint_ring",
+                      lru_cache(maxsize=48)(wheel_art.paint_ring.__wrapped__))
+        patch.setattr(ring_art, "turned", lru_cache(maxsize=48 * 8)(wheel_art.turned.__wrapped__))
+        for name in ("paint_rim", "paint_hub", "paint_pointer"):
+            patch.setattr(wheel, name, lru_cache(maxsize=32)(getattr(wheel_art, name)))
+        patch.setattr(Ring, "fitted", classmethod(lru_cache(maxsize=256)(Ring.fitted.__func__)))
+        yield
 
 
 @pytest.fixture(autouse=True)
