@@ -249,7 +249,10 @@ def test_check_json_progressive_payout() -> None:
 
 # --- the simulation --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("decks,rounds,seed", [(6, 12_000_000, 311), (8, 6_000_000, 415)])
+@pytest.mark.parametrize("decks,rounds,seed", [
+    pytest.param(6, 12_000_000, 311, marks=pytest.mark.slow),  # 12 million rounds: about 2 s
+    (8, 6_000_000, 415),
+])
 def test_simulated_hands_are_inside_their_99_percent_intervals(decks: int, rounds: int,
                                                                seed: int) -> None:
     p = maryland(6, decks)
