@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pygame
+import pytest
 
 from etg.config.loader import load_paytable
 from etg.config.places import shipped_config_dir
@@ -62,6 +63,7 @@ def test_a_kind_that_took_long_waits_for_a_frame_with_room_for_it() -> None:
     assert len(ahead) == 0
 
 
+@pytest.mark.slow  # the whole deck rendered afresh at three widths: about 2 s
 def test_the_deck_is_rendered_between_frames_before_the_first_deal(tmp_path: Path) -> None:
     card_face.cache_clear()
     app = make_app(tmp_path, "maryland-community-7.yaml", demo=True)
