@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,18 +56,13 @@ def wheel_pictures_kept() -> Iterator[None]:
     wheel, let alone the several table sizes a session goes through. Here they are kept
     for the session, in caches of the same kind: what a test draws is pixel for pixel
     what painting afresh draws, and each spin's labelled copies and still pictures are
-    still made by the wheel itself (``RingArt``'s own caches are left alone).
+    still made by the wheel itself (``RingArt``'s own caches are left alone). A test that
+    must draw from scratch empties them (``kiosk_support.forget_kept_pictures``).
     """
-    from etg.ui import ring_art, wheel, wheel_art
-    from etg.ui.wheel_rings import Ring
+    from tests import kiosk_support
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ring_art, "paint_ring",
-                      lru_cache(maxsize=48)(wheel_art.paint_ring.__wrapped__))
-        patch.setattr(ring_art, "turned", lru_cache(maxsize=48 * 8)(wheel_art.turned.__wrapped__))
-        for name in ("paint_rim", "paint_hub", "paint_pointer"):
-            patch.setattr(wheel, name, lru_cache(maxsize=32)(getattr(wheel_art, name)))
-        patch.setattr(Ring, "fitted", classmethod(lru_cache(maxsize=256)(Ring.fitted.__func__)))
+        kiosk_support.keep_wheel_pictures(patch)
         yield
 
 

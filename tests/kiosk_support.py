@@ -15,24 +15,54 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import shutil
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pygame
+import pytest
 
 from etg.config.loader import load_cabinet
 from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
+from etg.ui import ring_art, wheel, wheel_art
 from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
 from etg.ui.display import open_window
 from etg.ui.options import RunOptions
 from etg.ui.scene import Scene
+from etg.ui.wheel_rings import Ring
 from etg.ui.widgets import Button
 from tests.ledger_support import paytable_once
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+_KEPT: list[Any] = []  # the caches of keep_wheel_pictures, for forget_kept_pictures
+
+
+def keep_wheel_pictures(patch: pytest.MonkeyPatch) -> None:
+    """Keep the wheel's still artwork for as long as ``patch`` holds (tests/conftest.py's
+    ``wheel_pictures_kept``): each ring painted and turned its six ways, the rim, hub and
+    pointer, and each ring's labels fitted, once for each ring and size. Caches of the
+    kind the program keeps a few of (``paint_ring``, ``turned``), only larger."""
+    _KEPT[:] = [lru_cache(maxsize=48)(wheel_art.paint_ring.__wrapped__),
+                lru_cache(maxsize=48 * ring_art.COPIES)(wheel_art.turned.__wrapped__),
+                lru_cache(maxsize=256)(Ring.fitted.__func__)]
+    patch.setattr(ring_art, "paint_ring", _KEPT[0])
+    patch.setattr(ring_art, "turned", _KEPT[1])
+    patch.setattr(Ring, "fitted", classmethod(_KEPT[2]))
+    for name in ("paint_rim", "paint_hub", "paint_pointer"):
+        _KEPT.append(lru_cache(maxsize=32)(getattr(wheel_art, name)))
+        patch.setattr(wheel, name, _KEPT[-1])
+
+
+def forget_kept_pictures() -> None:
+    """Empty the caches of :func:`keep_wheel_pictures`: the next wheel paints and fits afresh."""
+    for kept in _KEPT:
+        kept.cache_clear()
 
 
 def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:

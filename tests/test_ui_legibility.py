@@ -36,6 +36,7 @@ def _empty_caches() -> None:
             for value in vars(module).values():
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
+    k.forget_kept_pictures()  # and the wheel pictures a test session keeps (tests/conftest.py)
 
 
 def _owner() -> str:
