@@ -63,6 +63,24 @@ def test_a_kind_that_took_long_waits_for_a_frame_with_room_for_it() -> None:
     assert len(ahead) == 0
 
 
+def test_a_kind_measured_slow_once_is_tried_again() -> None:
+    """One slow measure (the machine was busy) must not hold the queue for good: a kind
+    passed over window after window is tried again, and what waits behind it is made."""
+    ahead = WorkAhead(first_guess_s=0.0)
+    made: list[int] = []
+    ahead.add("face", lambda: (time.sleep(0.03), made.append(0)))  # busy: 30 ms this once
+    for i in range(1, 4):
+        ahead.add("face", lambda i=i: made.append(i))  # then quick, as it really is
+    ahead.run(time.perf_counter() + 0.02)
+    assert made == [0]
+    windows = 0
+    while len(ahead) and windows < 50:
+        ahead.run(time.perf_counter() + 0.02)  # 20 ms windows: 30 ms never fits as measured
+        windows += 1
+    assert made == [0, 1, 2, 3]
+    assert windows <= 8
+
+
 @pytest.mark.slow  # the whole deck rendered afresh at three widths: about 2 s
 def test_the_deck_is_rendered_between_frames_before_the_first_deal(tmp_path: Path) -> None:
     card_face.cache_clear()
