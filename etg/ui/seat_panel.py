@@ -5,6 +5,10 @@
 the wagers on the felt, the seat's buttons (lit, pressed or, while betting is
 closed, greyed), a tied spot ringed in the War colour, and a short message
 (a refusal in the players' words, "ATTENDANT CALLED"). Drawing changes nothing.
+
+:func:`seat_panel` gives the panel with what the seat was paid for the table's
+:class:`~etg.ui.panel_layer.PanelLayer`, which draws it again only when its key, all
+that the drawing reads, changes.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from etg.ui import theme
 from etg.ui.assets import Style, wrap
 from etg.ui.felt import Target, seat_button
 from etg.ui.felt_art import draw_bets, mark_tied, print_felt
+from etg.ui.panel_layer import Panel
 from etg.ui.seat_layout import HEADER_H, SeatLayout
+from etg.ui.table_results import SeatResult, draw_result
 from etg.ui.theme import shade
 from etg.ui.widgets import draw_button, draw_text
 
@@ -42,6 +48,29 @@ def print_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
         pygame.draw.circle(surface, shade(colour, 1.2), centre, _BADGE // 2)
         draw_text(surface, str(seat.seat), theme.PLAYER_TEXT, theme.INK, centre)
     print_felt(surface, seat)
+
+
+def seat_panel(seat: SeatLayout, shown: TableState, credits: int, targets: Sequence[Target],
+               pressed: set[str], in_hand: int | None, tied: list[int], message: str | None,
+               landing: Mapping[tuple[int, int, BetKind], int],
+               result: SeatResult | None) -> Panel:
+    """The seat's panel now (:func:`draw_panel_now`'s arguments) with what it was paid
+    (:func:`etg.ui.table_results.draw_result`) over it, keyed by everything the two read:
+    equal keys, the same picture."""
+    n = seat.seat
+    row = shown.round.wagers[n - 1]
+    bonus = shown.round.bonus_spin[n - 1] if shown.round.bonus_spin else 0
+    key = (credits, row, bonus, tuple(targets),
+           frozenset(tag for tag in pressed if tag.startswith("seat:")), in_hand, tuple(tied),
+           message, frozenset(item for item in landing.items() if item[0][0] == n), result)
+
+    def draw(surface: pygame.Surface) -> None:
+        draw_panel_now(surface, seat, shown, credits, targets, pressed, in_hand, tied, message,
+                       landing)
+        if result is not None:
+            draw_result(surface, seat, result)
+
+    return Panel(_rect(seat.rect), key, draw)
 
 
 def draw_panel_now(surface: pygame.Surface, seat: SeatLayout, shown: TableState, credits: int,

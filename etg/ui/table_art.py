@@ -85,13 +85,19 @@ class TableArt:
         self.history = history
         self._felts: OrderedDict[object, pygame.Surface] = OrderedDict()  # rings on the felt
 
-    def draw_under(self, surface: pygame.Surface, background: pygame.Surface, now: float,
+    def base(self, background: pygame.Surface, now: float) -> pygame.Surface:
+        """What the table is drawn on at `now`: the background, with the wheel's rings on it
+        while they rest (kept: the same surface while they show the same)."""
+        still = None if self.wheel is None else self.wheel.still(now)
+        return background if still is None else self._felt_with_rings(background, still, now)
+
+    def draw_under(self, surface: pygame.Surface, layer: pygame.Surface, now: float,
                    view: FrameView) -> None:
-        """The felt and everything on it below the seats' panels."""
+        """`layer` (:meth:`base` with the seats' panels on it) and everything on the felt
+        over it but what moves (:meth:`draw_over`)."""
         shown = self.presenter.shown
         still = None if self.wheel is None else self.wheel.still(now)
-        surface.blit(background if still is None else self._felt_with_rings(background, still,
-                                                                            now), (0, 0))
+        surface.blit(layer, (0, 0))
         self._draw_top_bar(surface, shown, now, view)
         self._draw_meters(surface, shown)
         self._draw_dealer(surface, shown, now)

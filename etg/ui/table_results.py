@@ -65,8 +65,12 @@ def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLa
     by spot; at the round's end a seat that lost everything is quietly dimmed. While the
     seat is ``deciding`` War or Surrender its controls come first: the payments wait."""
     result = None if deciding else seat_result(presenter, shown, seat.seat, now)
-    if result is None:
-        return
+    if result is not None:
+        draw_result(surface, seat, result)
+
+
+def draw_result(surface: pygame.Surface, seat: SeatLayout, result: SeatResult) -> None:
+    """:func:`draw_seat_result`'s picture of a result worked out (:func:`seat_result`)."""
     rect = pygame.Rect(*map(round, seat.rect))
     if result.dimmed:
         surface.blit(_dimmer(rect.size), rect)

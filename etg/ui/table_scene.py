@@ -57,6 +57,7 @@ from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
+from etg.ui.panel_layer import Panel, PanelLayer
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
     FRAME_S,
@@ -70,10 +71,10 @@ from etg.ui.scene import (
     Tap,
 )
 from etg.ui.seat_layout import SeatLayout
-from etg.ui.seat_panel import draw_panel_now
+from etg.ui.seat_panel import seat_panel
 from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt
 from etg.ui.table_background import table_background
-from etg.ui.table_results import draw_recap, draw_seat_result
+from etg.ui.table_results import draw_recap, seat_result
 from etg.ui.wheel import WheelView
 from etg.ui.wheel_celebration import celebration_ahead
 from etg.ui.widgets import Button, draw_button
@@ -129,6 +130,7 @@ class TableScene(Scene):
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
         self._spun: float | None = None  # when the spin last set going started
         self._background = table_background(self.layout, state)
+        self._panels = PanelLayer()  # the background with the seats' panels, kept
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
         # Card faces are drawn the first time they are needed; the deck is rendered ahead
         # between frames (idle), so no frame of a deal makes one.
@@ -357,30 +359,39 @@ class TableScene(Scene):
         view = FrameView(remaining, table.state.phase, table.tilted,
                          tuple(f"{p.check}: {p.message}" for p in tilt.problems) if tilt else (),
                          self.ctx.options.demo)
-        self.art.draw_under(surface, self._background, now, view)
         pressed = self.ctx.pressed_tags(self)
-        for target in self.hit_targets(now):
+        targets = self.hit_targets(now)
+        base = self.art.base(self._background, now)
+        layer = self._panels.over(base, self._seat_panels(now, pressed))
+        self.art.draw_under(surface, layer, now, view)
+        for target in targets:
             if not target.name.startswith("seat:"):
                 draw_button(surface, target.button, target.name in pressed)
+        draw_recap(surface, self.presenter, self.layout, shown, now)
+        draw_jackpot_lock(surface, shown, now)
+        self.art.draw_over(surface, now, view)
+
+    def _seat_panels(self, now: float, pressed: set[str]) -> list[Panel]:
+        """Each seat's panel and what it was paid, as the frame shows them."""
+        table = self.ctx.table
         state = table.committed
         tied: dict[int, list[int]] = {}
         for seat_number, spot in state.pending_decisions():
             tied.setdefault(seat_number, []).append(spot)
         betting = state.phase is Phase.BETTING and not table.tilted
         landing = self.presenter.landing(now)
+        shown = self.presenter.shown
+        panels = []
         for seat in self.layout.seat_layouts:
             n = seat.seat
             message = self.seat_messages.get(n)
-            draw_panel_now(surface, seat, shown, self.presenter.credits[n - 1],
-                           self._by_seat.get(n, []), pressed,
-                           self.in_hand[n] if betting else None,
-                           tied.get(n, []),
-                           message[0] if message is not None and message[1] > now else None,
-                           landing)
-            draw_seat_result(surface, self.presenter, seat, shown, now, bool(tied.get(n)))
-        draw_recap(surface, self.presenter, self.layout, shown, now)
-        draw_jackpot_lock(surface, shown, now)
-        self.art.draw_over(surface, now, view)
+            panels.append(seat_panel(
+                seat, shown, self.presenter.credits[n - 1], self._by_seat.get(n, []), pressed,
+                self.in_hand[n] if betting else None, tied.get(n, []),
+                message[0] if message is not None and message[1] > now else None, landing,
+                None if tied.get(n) else seat_result(self.presenter, shown, n, now)))
+        return panels
+
 
 def _spin_seconds(wheel: WheelView | None) -> float:
     """How long the wheel view takes to stop, so the payouts wait for it."""

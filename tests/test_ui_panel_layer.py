@@ -1,0 +1,130 @@
+"""The seats' panels kept drawn on the table's background (:mod:`etg.ui.panel_layer`): a
+panel is drawn again only when what it shows changes, and the table looks exactly as if
+every panel were drawn afresh each frame."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from pathlib import Path
+
+import pygame
+
+from etg.core.commands import CashIn
+from etg.ui.panel_layer import Panel, PanelLayer
+from etg.ui.table_scene import TableScene
+from tests.kiosk_support import make_app, run_for
+
+
+def _panel(rect: pygame.Rect, colour: tuple[int, int, int, int], label_left: int) -> Panel:
+    """A panel that fills its rectangle with a translucent `colour` and draws a label that
+    stands `label_left` px out past its left edge (into its neighbour's margin)."""
+    def draw(surface: pygame.Surface) -> None:
+        ink = pygame.Surface(rect.size, pygame.SRCALPHA)
+        ink.fill(colour)
+        surface.blit(ink, rect)
+        label = pygame.Surface((30, 10), pygame.SRCALPHA)
+        label.fill((255, 255, 255, 128))
+        surface.blit(label, (rect.x - label_left, rect.y + 5))
+    return Panel(rect, (colour, label_left), draw)
+
+
+def _fresh(base: pygame.Surface, panels: list[Panel]) -> bytes:
+    surface = base.copy()
+    for panel in panels:
+        panel.draw(surface)
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def _base() -> pygame.Surface:
+    base = pygame.Surface((200, 60))
+    for x in range(200):
+        pygame.draw.line(base, (x, 255 - x, 90), (x, 0), (x, 59))
+    return base
+
+
+def test_only_a_changed_panel_and_its_neighbours_margins_are_drawn_again() -> None:
+    base = _base()
+    rects = [pygame.Rect(4 + 50 * i, 10, 44, 40) for i in range(4)]
+    panels = [_panel(r, (200, 40, 40, 120), 6) for r in rects]
+    layer = PanelLayer()
+    kept = layer.over(base, panels)
+    assert layer.redrawn == 4
+    assert pygame.image.tobytes(kept, "RGB") == _fresh(base, panels)
+    layer.over(base, panels)  # nothing changed: nothing drawn
+    assert layer.redrawn == 4
+    panels[2] = _panel(rects[2], (40, 40, 200, 160), 9)  # the third panel changes
+    kept = layer.over(base, panels)
+    assert layer.redrawn == 4 + 3  # it, and its neighbours in the margin they share
+    assert pygame.image.tobytes(kept, "RGB") == _fresh(base, panels)
+    panels[0] = _panel(rects[0], (40, 200, 40, 90), 2)
+    panels[3] = _panel(rects[3], (90, 90, 90, 250), 12)
+    kept = layer.over(base, panels)
+    assert pygame.image.tobytes(kept, "RGB") == _fresh(base, panels)
+
+
+def test_a_new_background_is_taken_whole() -> None:
+    base = _base()
+    panels = [_panel(pygame.Rect(10, 10, 40, 40), (200, 40, 40, 120), 4)]
+    layer = PanelLayer()
+    layer.over(base, panels)
+    other = base.copy()
+    other.fill((0, 0, 0), (120, 0, 80, 60))  # e.g. the wheel's rings, come to rest
+    kept = layer.over(other, panels)
+    assert pygame.image.tobytes(kept, "RGB") == _fresh(other, panels)
+
+
+def _table_now(app: object) -> tuple[bytes, bytes]:
+    """The table as drawn with its kept panels, and as drawn with every panel afresh."""
+    scene = app.base  # type: ignore[attr-defined]
+    assert isinstance(scene, TableScene)
+    app.draw()  # type: ignore[attr-defined]
+    kept = pygame.image.tobytes(app.canvas, "RGB")  # type: ignore[attr-defined]
+    keys = scene._panels
+    scene._panels = PanelLayer()
+    try:
+        app.draw()  # type: ignore[attr-defined]
+        fresh = pygame.image.tobytes(app.canvas, "RGB")  # type: ignore[attr-defined]
+    finally:
+        scene._panels = keys
+    return kept, fresh
+
+
+def test_a_seats_new_credits_reach_the_screen(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "maryland-community-7.yaml")
+    scene = app.base
+    assert isinstance(scene, TableScene)
+    run_for(app, 0.2, draw=True)
+    before, fresh = _table_now(app)
+    assert before == fresh
+    drawn = scene._panels.redrawn
+    app.send(CashIn(4, 12_345), "attendant")
+    app.table.deliver(wait=True)
+    run_for(app, 2.0)  # the credits count up to the new amount
+    after, fresh = _table_now(app)
+    assert after == fresh
+    assert after != before  # the seat's credits changed on the screen
+    assert scene._panels.redrawn > drawn
+    drawn = scene._panels.redrawn
+    app.draw()
+    assert scene._panels.redrawn == drawn  # and nothing is drawn again while nothing changes
+
+
+def test_a_whole_demo_round_looks_as_if_every_panel_were_drawn_afresh(tmp_path: Path) -> None:
+    """Bets, chips flying, the deal, War, the wheel, payments counting up, the recap."""
+    app = make_app(tmp_path, "maryland-community-7.yaml", demo=True)
+    differ = []
+    for frame in range(60 * 70):
+        app.frame(1 / 60, draw=False)
+        app.table.writer.wait()
+        if frame % 20 == 0:
+            kept, fresh = _table_now(app)
+            if kept != fresh:
+                differ.append((frame, app.table.state.phase))
+        if app.rounds_finished >= 1 and app.settled:
+            break
+    assert app.rounds_finished >= 1
+    assert differ == []
