@@ -9,11 +9,18 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pygame
 
-from etg.core.commands import CashIn
+from etg.core.cards import Card
+from etg.core.commands import CashIn, Shuffle, ShuffleReason
+from etg.core.shoe import ShoeDraw
+from etg.core.state import Phase
+from etg.table.bots import busiest_bots
+from etg.ui.app import App
+from etg.ui.demo import DemoDirector
 from etg.ui.panel_layer import Panel, PanelLayer
 from etg.ui.table_scene import TableScene
 from tests.kiosk_support import make_app, run_for
@@ -77,17 +84,27 @@ def test_a_new_background_is_taken_whole() -> None:
     assert pygame.image.tobytes(kept, "RGB") == _fresh(other, panels)
 
 
-def _table_now(app: object) -> tuple[bytes, bytes]:
+class _Afresh(PanelLayer):
+    """Every panel drawn on a copy of the background, whole, in order, every time."""
+
+    def over(self, base: pygame.Surface, panels: Sequence[Panel]) -> pygame.Surface:
+        surface = base.copy()
+        for panel in panels:
+            panel.draw(surface)
+        return surface
+
+
+def _table_now(app: App) -> tuple[bytes, bytes]:
     """The table as drawn with its kept panels, and as drawn with every panel afresh."""
-    scene = app.base  # type: ignore[attr-defined]
+    scene = app.base
     assert isinstance(scene, TableScene)
-    app.draw()  # type: ignore[attr-defined]
-    kept = pygame.image.tobytes(app.canvas, "RGB")  # type: ignore[attr-defined]
+    app.draw()
+    kept = pygame.image.tobytes(app.canvas, "RGB")
     keys = scene._panels
-    scene._panels = PanelLayer()
+    scene._panels = _Afresh()
     try:
-        app.draw()  # type: ignore[attr-defined]
-        fresh = pygame.image.tobytes(app.canvas, "RGB")  # type: ignore[attr-defined]
+        app.draw()
+        fresh = pygame.image.tobytes(app.canvas, "RGB")
     finally:
         scene._panels = keys
     return kept, fresh
@@ -114,17 +131,36 @@ def test_a_seats_new_credits_reach_the_screen(tmp_path: Path) -> None:
 
 
 def test_a_whole_demo_round_looks_as_if_every_panel_were_drawn_afresh(tmp_path: Path) -> None:
-    """Bets, chips flying, the deal, War, the wheel, payments counting up, the recap."""
+    """Bets, chips flying, the deal, War, the wheel, payments counting up, the recap: the
+top bar, the meters, the dealer's cards, the shoe, the history and the seats' panels."""
     app = make_app(tmp_path, "maryland-community-7.yaml", demo=True)
-    differ = []
-    for frame in range(60 * 70):
+    app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
+    _war_and_the_wheel(app)
+    differ, seen = [], set()
+    for frame in range(60 * 120):
         app.frame(1 / 60, draw=False)
         app.table.writer.wait()
-        if frame % 20 == 0:
+        seen.add(app.table.state.phase)
+        if frame % 15 == 0:
             kept, fresh = _table_now(app)
             if kept != fresh:
                 differ.append((frame, app.table.state.phase))
         if app.rounds_finished >= 1 and app.settled:
             break
     assert app.rounds_finished >= 1
+    assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
     assert differ == []
+
+
+def _war_and_the_wheel(app: App) -> None:
+    """A new shoe on which spots 3 and 5 tie the dealer's red Ace: War and the Bonus Spin."""
+    def slot(code: str, deck: int = 0) -> int:
+        return deck * 52 + Card.parse(code).index
+
+    spots = ["2C", "KS", "AD", "9H", "AC", "5D", "QC"]
+    order = [slot("2D", 1), *(slot(code) for code in spots), slot("AH"),
+             slot("3C"), slot("4C"), slot("6C"), slot("KD", 1), slot("AS", 1), slot("AS", 2)]
+    shoe = app.table.state.paytable.shoe
+    order += [s for s in range(shoe.decks * 52) if s not in set(order)]
+    app.table.send(Shuffle(ShoeDraw(tuple(order), shoe.cut_window()[1]),
+                           ShuffleReason.NEW_SHOE))

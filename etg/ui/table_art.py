@@ -19,11 +19,13 @@ from etg.core.cards import Card
 from etg.core.money import format_cents
 from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.ui import theme
+from etg.ui.animations import CardKey
 from etg.ui.assets import Style
 from etg.ui.cards import card_back, card_face, card_shadow
 from etg.ui.chips import chip
 from etg.ui.flights import draw_animations
 from etg.ui.layout import TableLayout
+from etg.ui.panel_layer import Panel
 from etg.ui.presenter import (
     Presenter,
 )
@@ -98,17 +100,42 @@ class TableArt:
         shown = self.presenter.shown
         still = None if self.wheel is None else self.wheel.still(now)
         surface.blit(layer, (0, 0))
-        self._draw_top_bar(surface, shown, now, view)
-        self._draw_meters(surface, shown)
-        self._draw_dealer(surface, shown, now)
-        self._draw_shoe(surface, shown)
-        self._draw_history(surface)
         self._draw_spots(surface, shown, now, view)
         if self.wheel is not None:
             if still is None:
                 self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
             self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now)
             self._draw_wheel_result(surface, shown, now)
+
+    def panels(self, now: float, view: FrameView) -> list[Panel]:
+        """The top bar, the meters, the dealer's cards, the shoe and the history, as the frame
+        shows them: drawn on the table's layer (:class:`~etg.ui.panel_layer.PanelLayer`)
+        under everything :meth:`draw_under` draws, each again only when its key changes."""
+        shown = self.presenter.shown
+        hidden = self.presenter.hidden_cards(now)
+        bar = self._top_bar_words(shown, now, view)
+        r = shown.round
+        shoe = shown.shoe
+        dealer = _bounds(self.layout.dealer_card, self.layout.dealer_war_card)
+        dealer.top, dealer.height = 64, dealer.bottom - 64 + 8  # the name above, the shadow
+        meters = tuple(None if m is None else m.cents for m in shown.meters)
+        return [
+            Panel(pygame.Rect(0, 0, 1920, 64), bar,
+                  lambda surface: self._draw_top_bar(surface, bar)),
+            Panel(pygame.Rect(_bounds(self.layout.meters).topleft,
+                              (round(self.layout.meters[2]), 84 * len(meters))), meters,
+                  lambda surface: self._draw_meters(surface, shown)),
+            Panel(dealer, (shown.dealer, r.dealer_card, r.dealer_war_card, shown.phase
+                           is Phase.WAR_PENDING, ("dealer", 0, False) in hidden,
+                           ("dealer", 0, True) in hidden),
+                  lambda surface: self._draw_dealer(surface, shown, hidden)),
+            Panel(_bounds(self.layout.shoe),
+                  None if shoe is None else (shoe.shuffle_number, shoe.remaining,
+                                             len(shoe.draw.order), shoe.draw.cut_index,
+                                             shoe.cut_card_out, shown.shuffle_due),
+                  lambda surface: self._draw_shoe(surface, shown)),
+            Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history),
+        ]
 
     def felt_ahead(self, background: pygame.Surface) -> None:
         """Make the background with the rings where the wheel will come to rest (for between
@@ -152,12 +179,9 @@ class TableArt:
             draw_text(surface, cause, 22, theme.CREAM, (panel.left + 36, panel.top + 150 + 34 * i),
                       "midleft", Style.REGULAR, max_width=panel.width - 72)
 
-    def _draw_top_bar(self, surface: pygame.Surface, shown: TableState, now: float,
-                      view: FrameView) -> None:
-        p = shown.paytable
-        draw_text(surface, "CASINO WAR", 30, theme.GOLD, (24, 32), "midleft", Style.SERIF)
-        draw_text(surface, game_subtitle(p.name), PLAYER_TEXT, theme.CREAM, (262, 33),
-                  "midleft", Style.CONDENSED)
+    def _top_bar_words(self, shown: TableState, now: float,
+                       view: FrameView) -> tuple[str, str, theme.RGB, bool, int]:
+        """What the top bar shows: the game's name, the status and its colour, DEMO, the round."""
         status = STATUS[shown.phase]
         remaining = view.remaining
         if remaining is not None and view.live_phase is shown.phase:
@@ -170,12 +194,20 @@ class TableArt:
             status, colour = STATUS[Phase.BONUS_SPIN], theme.WIN  # the wheel is still turning
         if view.tilted:
             status, colour = "TILT  ·  CALL AN ATTENDANT", theme.TILT
+        return game_subtitle(shown.paytable.name), status, colour, view.demo, shown.round.number
+
+    def _draw_top_bar(self, surface: pygame.Surface,
+                      words: tuple[str, str, theme.RGB, bool, int]) -> None:
+        subtitle, status, colour, demo, round_number = words
+        draw_text(surface, "CASINO WAR", 30, theme.GOLD, (24, 32), "midleft", Style.SERIF)
+        draw_text(surface, subtitle, PLAYER_TEXT, theme.CREAM, (262, 33), "midleft",
+                  Style.CONDENSED)
         draw_text(surface, status, 38, colour, (905, 32), shadow=True, max_width=700)
-        if view.demo:
+        if demo:
             pill = pygame.Rect(1262, 12, 100, 40)
             pygame.draw.rect(surface, theme.DEMO, pill, border_radius=20)
             draw_text(surface, "DEMO", 24, theme.WHITE, pill.center)
-        draw_text(surface, f"ROUND {shown.round.number}", PLAYER_TEXT, theme.CREAM, (1700, 32),
+        draw_text(surface, f"ROUND {round_number}", PLAYER_TEXT, theme.CREAM, (1700, 32),
                   "midright")
 
     def _draw_meters(self, surface: pygame.Surface, shown: TableState) -> None:
@@ -191,8 +223,8 @@ class TableArt:
                       (plate.centerx, plate.y + 48), style=Style.BOLD)
             y += 84
 
-    def _draw_dealer(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
-        hidden = self.presenter.hidden_cards(now)
+    def _draw_dealer(self, surface: pygame.Surface, shown: TableState,
+                     hidden: set[CardKey]) -> None:
         r = shown.round
         dealer = f"DEALER {shown.dealer}" if shown.dealer else "DEALER"  # MD Ch. 8 E(4)
         draw_text(surface, dealer, PLAYER_TEXT, theme.CREAM, (_cx(self.layout.dealer_card), 82))
@@ -355,6 +387,12 @@ class TableArt:
         for i, seat in enumerate(seats[-6:]):
             pygame.draw.circle(surface, theme.seat_colour(seat),
                                (badge.right - 10 - i * 14, badge.centery), 6)
+
+def _bounds(*rects: tuple[float, float, float, float]) -> pygame.Rect:
+    """The pixels around layout rectangles."""
+    out = [pygame.Rect(round(x), round(y), round(w), round(h)) for x, y, w, h in rects]
+    return out[0].unionall(out[1:])
+
 
 def _cx(rect: tuple[float, float, float, float]) -> float:
     return rect[0] + rect[2] / 2

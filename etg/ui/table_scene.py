@@ -362,7 +362,8 @@ class TableScene(Scene):
         pressed = self.ctx.pressed_tags(self)
         targets = self.hit_targets(now)
         base = self.art.base(self._background, now)
-        layer = self._panels.over(base, self._seat_panels(now, pressed))
+        layer = self._panels.over(base, [*self.art.panels(now, view),
+                                         *self._seat_panels(now, pressed)])
         self.art.draw_under(surface, layer, now, view)
         for target in targets:
             if not target.name.startswith("seat:"):
