@@ -10,8 +10,9 @@ tilt): a pure function of them and ``now``; it changes nothing. The seats' panel
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -85,18 +86,11 @@ class TableArt:
         self.presenter = presenter
         self.wheel = wheel
         self.history = history
-        self._felts: OrderedDict[object, pygame.Surface] = OrderedDict()  # rings on the felt
-
-    def base(self, background: pygame.Surface, now: float) -> pygame.Surface:
-        """What the table is drawn on at `now`: the background, with the wheel's rings on it
-        while they rest (kept: the same surface while they show the same)."""
-        still = None if self.wheel is None else self.wheel.still(now)
-        return background if still is None else self._felt_with_rings(background, still, now)
 
     def draw_under(self, surface: pygame.Surface, layer: pygame.Surface, now: float,
                    view: FrameView) -> None:
-        """`layer` (:meth:`base` with the seats' panels on it) and everything on the felt
-        over it but what moves (:meth:`draw_over`)."""
+        """`layer` (the background with :meth:`panels` and the seats' panels on it) and
+        everything on the felt over it but what moves (:meth:`draw_over`)."""
         shown = self.presenter.shown
         still = None if self.wheel is None else self.wheel.still(now)
         surface.blit(layer, (0, 0))
@@ -108,9 +102,17 @@ class TableArt:
             self._draw_wheel_result(surface, shown, now)
 
     def panels(self, now: float, view: FrameView) -> list[Panel]:
-        """The top bar, the meters, the dealer's cards, the shoe and the history, as the frame
-        shows them: drawn on the table's layer (:class:`~etg.ui.panel_layer.PanelLayer`)
-        under everything :meth:`draw_under` draws, each again only when its key changes."""
+        """The wheel's rings while they rest, the top bar, the meters, the dealer's cards, the
+        shoe and the history, as the frame shows them: drawn on the table's layer
+        (:class:`~etg.ui.panel_layer.PanelLayer`) under everything :meth:`draw_under` draws,
+        each again only when its key changes (turning rings are drawn over it, each frame)."""
+        out = []
+        if self.wheel is not None:
+            centre, radius = self.layout.wheel_centre, round(self.layout.wheel_radius)
+            still = self.wheel.still(now)
+            out.append(Panel(pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius,
+                                         2 * radius), still,
+                             partial(self._draw_still_rings, still, now)))
         shown = self.presenter.shown
         hidden = self.presenter.hidden_cards(now)
         bar = self._top_bar_words(shown, now, view)
@@ -120,6 +122,7 @@ class TableArt:
         dealer.top, dealer.height = 64, dealer.bottom - 64 + 8  # the name above, the shadow
         meters = tuple(None if m is None else m.cents for m in shown.meters)
         return [
+            *out,
             Panel(pygame.Rect(0, 0, 1920, 64), bar,
                   lambda surface: self._draw_top_bar(surface, bar)),
             Panel(pygame.Rect(_bounds(self.layout.meters).topleft,
@@ -137,29 +140,9 @@ class TableArt:
             Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history),
         ]
 
-    def felt_ahead(self, background: pygame.Surface) -> None:
-        """Make the background with the rings where the wheel will come to rest (for between
-        frames: a full-screen copy and three rings, too long for the frame the wheel stops in)."""
-        if self.wheel is not None:
-            at_rest = self.wheel.ends_at + 1.0
-            still = self.wheel.still(at_rest)
-            if still is not None:
-                self._felt_with_rings(background, still, at_rest)
-
-    def _felt_with_rings(self, background: pygame.Surface, still: object,
-                         now: float) -> pygame.Surface:
-        """The background with the wheel's still rings drawn on it, kept while they rest:
-        three large blended blits a frame fewer (nothing drawn before the wheel overlaps it)."""
-        key = (id(background), still)
-        felt = self._felts.get(key)
-        if felt is None:
-            felt = background.copy()
-            assert self.wheel is not None
-            self.wheel.draw_rings(felt, self.layout.wheel_centre, now)
-            self._felts[key] = felt
-            while len(self._felts) > 2:  # where the wheel rests, and where it will
-                self._felts.popitem(last=False)
-        return felt
+    def _draw_still_rings(self, still: object, now: float, surface: pygame.Surface) -> None:
+        if still is not None and self.wheel is not None:
+            self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
 
     def draw_over(self, surface: pygame.Surface, now: float, view: FrameView) -> None:
         """What moves over the table, and a tilt's notice over everything."""

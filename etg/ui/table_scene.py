@@ -45,7 +45,7 @@ from etg.core.paytable import Decision
 from etg.core.state import Phase, TableState
 from etg.core.wheel import WheelStops
 from etg.ui import dealer, theme
-from etg.ui.ahead import Task, WorkAhead
+from etg.ui.ahead import WorkAhead
 from etg.ui.assets import Style, font
 from etg.ui.audio import Cue
 from etg.ui.canvas import LOGICAL
@@ -74,7 +74,7 @@ from etg.ui.seat_layout import SeatLayout
 from etg.ui.seat_panel import seat_panel
 from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt
 from etg.ui.table_background import table_background
-from etg.ui.table_results import draw_recap, seat_result
+from etg.ui.table_results import SeatResult, draw_recap, draw_result, seat_result
 from etg.ui.wheel import WheelView
 from etg.ui.wheel_celebration import celebration_ahead
 from etg.ui.widgets import Button, draw_button
@@ -174,10 +174,7 @@ class TableScene(Scene):
         if spin is not None and self.wheel is not None and spin.start != self._spun:
             self._spun = spin.start
             self.wheel.spin_to(WheelStops(spin.community, spin.seat, spin.hot_spot), spin.start)
-            tasks: list[Task] = [
-                *self.wheel.work_ahead(),
-                (("felt",), partial(self.art.felt_ahead, self._background))]
-            self.ahead.put_first(tasks)
+            self.ahead.put_first(self.wheel.work_ahead())
         self._tick(now)
         self._attendant_hold(now)
         self._maybe_attract(now)
@@ -361,19 +358,22 @@ class TableScene(Scene):
                          self.ctx.options.demo)
         pressed = self.ctx.pressed_tags(self)
         targets = self.hit_targets(now)
-        base = self.art.base(self._background, now)
-        layer = self._panels.over(base, [*self.art.panels(now, view),
-                                         *self._seat_panels(now, pressed)])
+        panels, counting = self._seat_panels(now, pressed)
+        layer = self._panels.over(self._background, [*self.art.panels(now, view), *panels])
         self.art.draw_under(surface, layer, now, view)
         for target in targets:
             if not target.name.startswith("seat:"):
                 draw_button(surface, target.button, target.name in pressed)
+        for seat, result in counting:
+            draw_result(surface, seat, result)
         draw_recap(surface, self.presenter, self.layout, shown, now)
         draw_jackpot_lock(surface, shown, now)
         self.art.draw_over(surface, now, view)
 
-    def _seat_panels(self, now: float, pressed: set[str]) -> list[Panel]:
-        """Each seat's panel and what it was paid, as the frame shows them."""
+    def _seat_panels(self, now: float, pressed: set[str]
+                     ) -> tuple[list[Panel], list[tuple[SeatLayout, SeatResult]]]:
+        """Each seat's panel as the frame shows it, with what the seat was paid once that
+        stops changing; the amounts still counting up, to draw over the layer each frame."""
         table = self.ctx.table
         state = table.committed
         tied: dict[int, list[int]] = {}
@@ -382,16 +382,24 @@ class TableScene(Scene):
         betting = state.phase is Phase.BETTING and not table.tilted
         landing = self.presenter.landing(now)
         shown = self.presenter.shown
-        panels = []
+        panels, counting = [], []
         for seat in self.layout.seat_layouts:
             n = seat.seat
             message = self.seat_messages.get(n)
+            result = None if tied.get(n) else seat_result(self.presenter, shown, n, now)
+            if result is not None and result != seat_result(self.presenter, shown, n,
+                                                            now + _LATER_S):
+                counting.append((seat, result))
+                result = None
             panels.append(seat_panel(
                 seat, shown, self.presenter.credits[n - 1], self._by_seat.get(n, []), pressed,
                 self.in_hand[n] if betting else None, tied.get(n, []),
                 message[0] if message is not None and message[1] > now else None, landing,
-                None if tied.get(n) else seat_result(self.presenter, shown, n, now)))
-        return panels
+                result))
+        return panels, counting
+
+
+_LATER_S = 3600.0  # an hour on, every payment shown has long landed and counted up
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:
