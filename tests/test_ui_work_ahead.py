@@ -22,6 +22,7 @@ from etg.ui.ahead import WorkAhead
 from etg.ui.cards import card_face
 from etg.ui.table_scene import TableScene
 from etg.ui.wheel import WheelView
+from etg.ui.wheel_celebration import POP_SLACK_S, celebrate, pop_ahead
 from tests.kiosk_support import make_app, run_for, run_until
 
 
@@ -174,3 +175,39 @@ def test_a_resting_wheel_keeps_only_the_turned_copies_made_for_its_next_spin() -
     assert turned() == ahead
     view.spin_to(WheelStops(4, 5, 6), 102.0)
     assert turned() == ahead
+
+
+def test_a_popping_title_made_ahead_is_the_one_its_frame_shows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The big win's title pops in with a size for every frame: made between frames for the
+    next one, that frame scales nothing and looks as if it had; a frame further off than
+    the slack makes its own."""
+    canvas = pygame.Rect(0, 0, 1920, 1080)
+    scaled: list[tuple[int, int]] = []
+    smoothscale = pygame.transform.smoothscale
+
+    def counted(surface: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+        scaled.append(size)
+        return smoothscale(surface, size)
+
+    def frame(t: float) -> bytes:
+        surface = pygame.Surface(canvas.size)
+        surface.fill((10, 60, 30))
+        celebrate(surface, canvas, 50.0 + t, 50.0, "BIG WIN!", "SEAT 3  ·  PAID $40.00",
+                  rays=False)
+        return pygame.image.tobytes(surface, "RGB")
+
+    frame(0.2)  # the title, its halo and the amount's glyphs, made once
+    monkeypatch.setattr(pygame.transform, "smoothscale", counted)
+    for t in (0.05, 0.2, 0.4):
+        scaled.clear()
+        drawn_in_frame = frame(t)
+        assert len(scaled) == 2  # the halo and the title, scaled in the frame
+        pop_ahead(canvas, "BIG WIN!", t)
+        scaled.clear()
+        assert frame(t) == drawn_in_frame
+        assert scaled == []
+        frame(t + POP_SLACK_S / 2)
+        assert scaled == []
+        frame(t + 2 * POP_SLACK_S)
+        assert len(scaled) == 2

@@ -7,11 +7,14 @@ function of ``now`` (:func:`draw_animations`), over everything else on the table
 
 from __future__ import annotations
 
+from functools import partial
+
 import pygame
 
 from etg.core.cards import Card
 from etg.core.money import format_cents
 from etg.ui import theme
+from etg.ui.ahead import Task
 from etg.ui.animations import (
     BIG_WIN_S,
     CARD_FLIGHT_S,
@@ -28,6 +31,7 @@ from etg.ui.chips import draw_stack
 from etg.ui.count_up import counted
 from etg.ui.presenter import Presenter
 from etg.ui.wheel import celebrate
+from etg.ui.wheel_celebration import POP_S, pop_ahead
 from etg.ui.widgets import draw_panel
 
 BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
@@ -48,15 +52,27 @@ def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float) -
             _draw_banner(surface, animation, now)
         elif isinstance(animation, Celebration):
             amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
-            celebrate(surface, surface.get_rect(), now, animation.start, animation.title,
+            celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
                       f"{amount}  ·  {animation.detail}")
         elif isinstance(animation, BigWin):
             amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
             seats = animation.seats
             who = (f"SEAT {seats[0]}" if len(seats) == 1
                    else "SEATS " + " · ".join(map(str, seats[:4])))
-            celebrate(surface, surface.get_rect(), now, animation.start, "BIG WIN!",
+            celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
                       f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S, rays=False)
+
+
+def celebrations_ahead(presenter: Presenter, canvas: pygame.Rect, at: float) -> list[Task]:
+    """The popping titles a frame at app time `at` (the next one) shows, as tasks for between
+    frames (:func:`etg.ui.wheel_celebration.pop_ahead`)."""
+    return [(("pop",), partial(pop_ahead, canvas, _title(animation), at - animation.start))
+            for animation in presenter.active(at)
+            if isinstance(animation, Celebration | BigWin) and at - animation.start < POP_S]
+
+
+def _title(animation: Celebration | BigWin) -> str:
+    return animation.title if isinstance(animation, Celebration) else "BIG WIN!"
 
 
 def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:

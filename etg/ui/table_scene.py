@@ -52,7 +52,7 @@ from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_back, card_face
 from etg.ui.chips import stack_ahead
 from etg.ui.felt import Target, betting_targets, decision_targets
-from etg.ui.flights import FLIGHT_CHIP
+from etg.ui.flights import FLIGHT_CHIP, celebrations_ahead
 from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
@@ -183,11 +183,13 @@ class TableScene(Scene):
         return not self.presenter.busy(now)
 
     def idle(self, until: float) -> None:
-        """Between frames: the turning wheel's next frame and its next pictures, card faces
-        ahead of the deal and the celebrations' titles, each only with room for it before
-        the next frame."""
-        if self.wheel is not None and self.wheel.spinning(self.ctx.now + FRAME_S):
-            self.ahead.put_first(self.wheel.frame_ahead(self.ctx.now + FRAME_S))
+        """Between frames: the turning wheel's next frame and its next pictures, a popping
+        title's next frame, card faces ahead of the deal and the celebrations' titles, each
+        only with room for it before the next frame."""
+        at = self.ctx.now + FRAME_S
+        if self.wheel is not None and self.wheel.spinning(at):
+            self.ahead.put_first(self.wheel.frame_ahead(at))
+        self.ahead.put_first(celebrations_ahead(self.presenter, pygame.Rect((0, 0), LOGICAL), at))
         self.ahead.run(until)
 
     def _tick(self, now: float) -> None:

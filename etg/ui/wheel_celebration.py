@@ -252,14 +252,16 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
     middle = (rect.centerx, rect.centery)
     panel.set_alpha(round(255 * min(1.0, fade)))  # a kept surface: its alpha set every time
     surface.blit(panel, panel.get_rect(center=middle))
-    pop = _ease_out_back(min(1.0, t / 0.45))
-    pulse = 1.0 + PULSE * math.sin(math.tau * 1.4 * t)
-    scale = max(0.05, pop * pulse)
+    scale = _title_scale(t)
     title_y = middle[1] - line.get_height() // 2 - size // 12
-    if t >= 0.45:  # landed: the pulse takes a few sizes over and over, so they are kept
+    if t >= POP_S:  # landed: the pulse takes a few sizes over and over, so they are kept
         halo, shown = _title_at(title, size, round(scale / PULSE_STEP))
     else:
-        halo, shown = _title_scaled(title, size, scale)
+        ahead = _POPPED.get((title, size))
+        if ahead is not None and abs(ahead[0] - t) <= POP_SLACK_S:
+            halo, shown = ahead[1]
+        else:
+            halo, shown = _title_scaled(title, size, scale)
     halo.set_alpha(round(fade * (150 + 100 * math.sin(math.tau * 1.4 * t))))
     surface.blit(halo, halo.get_rect(center=(middle[0], title_y)))
     shown.set_alpha(round(255 * min(1.0, fade)))  # kept surfaces: always set
@@ -270,6 +272,35 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
             line = line.copy()
             line.set_alpha(round(255 * appear))
         surface.blit(line, line.get_rect(midtop=(middle[0], title_y + face.get_height() // 2)))
+
+
+def pop_ahead(rect: pygame.Rect, title: str, t: float) -> None:
+    """Make the popping title a frame `t` seconds into a celebration of `title` inside `rect`
+    shows (the next frame: two smoothscales, for between frames); that frame, or one within
+    :data:`POP_SLACK_S` of it, shows it as made."""
+    if 0.0 <= t < POP_S:
+        size = _title_size(rect, title)
+        _POPPED.clear()  # only the next frame's
+        _POPPED[(title, size)] = (t, _title_scaled(title, size, _title_scale(t)))
+
+
+POP_S = 0.45
+"""How long the title takes to pop in; each of its frames has a size of its own."""
+
+POP_SLACK_S = 0.004
+"""How far from a frame's moment the title made ahead for another moment may be and still
+be shown: 4 ms, as a turning ring's (:data:`etg.ui.wheel.AHEAD_SLACK_S`), a few pixels of
+its size at the fastest of the pop."""
+
+_POPPED: dict[tuple[str, int], tuple[float, tuple[pygame.Surface, pygame.Surface]]] = {}
+"""The popping title made ahead (:func:`pop_ahead`): when for, and its halo and face."""
+
+
+def _title_scale(t: float) -> float:
+    """The title's size `t` seconds in, as a fraction of its own: popping in, then pulsing."""
+    pop = _ease_out_back(min(1.0, t / POP_S))
+    pulse = 1.0 + PULSE * math.sin(math.tau * 1.4 * t)
+    return max(0.05, pop * pulse)
 
 
 PULSE = 0.045
