@@ -24,9 +24,11 @@ from etg.ui import theme
 from etg.ui.assets import Style, wrap
 from etg.ui.felt import Target, seat_button
 from etg.ui.felt_art import draw_bets, mark_tied, print_felt
+from etg.ui.layout import TableLayout
 from etg.ui.panel_layer import Panel
+from etg.ui.presenter import Presenter
 from etg.ui.seat_layout import HEADER_H, SeatLayout
-from etg.ui.table_results import SeatResult, draw_result
+from etg.ui.table_results import SeatResult, draw_result, seat_result
 from etg.ui.theme import shade
 from etg.ui.widgets import draw_button, draw_text
 
@@ -48,6 +50,39 @@ def print_panel(surface: pygame.Surface, seat: SeatLayout) -> None:
         pygame.draw.circle(surface, shade(colour, 1.2), centre, _BADGE // 2)
         draw_text(surface, str(seat.seat), theme.PLAYER_TEXT, theme.INK, centre)
     print_felt(surface, seat)
+
+
+def seat_panels(layout: TableLayout, presenter: Presenter, pending: Sequence[tuple[int, int]],
+                now: float, pressed: set[str], targets: Mapping[int, Sequence[Target]],
+                in_hand: Mapping[int, int], messages: Mapping[int, str]
+                ) -> tuple[list[Panel], list[tuple[SeatLayout, SeatResult]]]:
+    """Every seat's panel as the frame at `now` shows it (:func:`seat_panel`), with what the
+    seat was paid once that stops changing; and the amounts still counting up, to draw over
+    the table's layer each frame.
+
+    ``pending``: the (seat, spot) decisions awaited; ``targets``: each seat's own;
+    ``in_hand``: each seat's chip in hand while it may bet (empty otherwise); ``messages``:
+    the words each seat shows now.
+    """
+    shown = presenter.shown
+    tied: dict[int, list[int]] = {}
+    for seat_number, spot in pending:
+        tied.setdefault(seat_number, []).append(spot)
+    landing = presenter.landing(now)
+    panels, counting = [], []
+    for seat in layout.seat_layouts:
+        n = seat.seat
+        result = None if tied.get(n) else seat_result(presenter, shown, n, now)
+        if result is not None and result != seat_result(presenter, shown, n, now + _LATER_S):
+            counting.append((seat, result))
+            result = None
+        panels.append(seat_panel(seat, shown, presenter.credits[n - 1], targets.get(n, []),
+                                 pressed, in_hand.get(n), tied.get(n, []), messages.get(n),
+                                 landing, result))
+    return panels, counting
+
+
+_LATER_S = 3600.0  # an hour on, every payment shown has long landed and counted up
 
 
 def seat_panel(seat: SeatLayout, shown: TableState, credits: int, targets: Sequence[Target],

@@ -57,7 +57,7 @@ from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
-from etg.ui.panel_layer import Panel, PanelLayer
+from etg.ui.panel_layer import PanelLayer
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
     FRAME_S,
@@ -71,10 +71,10 @@ from etg.ui.scene import (
     Tap,
 )
 from etg.ui.seat_layout import SeatLayout
-from etg.ui.seat_panel import seat_panel
+from etg.ui.seat_panel import seat_panels
 from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt
 from etg.ui.table_background import table_background
-from etg.ui.table_results import SeatResult, draw_recap, draw_result, seat_result
+from etg.ui.table_results import draw_recap, draw_result
 from etg.ui.wheel import WheelView
 from etg.ui.wheel_celebration import celebration_ahead
 from etg.ui.widgets import Button, draw_button
@@ -360,7 +360,11 @@ class TableScene(Scene):
                          self.ctx.options.demo)
         pressed = self.ctx.pressed_tags(self)
         targets = self.hit_targets(now)
-        panels, counting = self._seat_panels(now, pressed)
+        betting = table.committed.phase is Phase.BETTING and not table.tilted
+        messages = {n: words for n, (words, until) in self.seat_messages.items() if until > now}
+        panels, counting = seat_panels(
+            self.layout, self.presenter, table.committed.pending_decisions(), now, pressed,
+            self._by_seat, self.in_hand if betting else {}, messages)
         layer = self._panels.over(self._background, [*self.art.panels(now, view), *panels])
         self.art.draw_under(surface, layer, now, view)
         for target in targets:
@@ -371,37 +375,6 @@ class TableScene(Scene):
         draw_recap(surface, self.presenter, self.layout, shown, now)
         draw_jackpot_lock(surface, shown, now)
         self.art.draw_over(surface, now, view)
-
-    def _seat_panels(self, now: float, pressed: set[str]
-                     ) -> tuple[list[Panel], list[tuple[SeatLayout, SeatResult]]]:
-        """Each seat's panel as the frame shows it, with what the seat was paid once that
-        stops changing; the amounts still counting up, to draw over the layer each frame."""
-        table = self.ctx.table
-        state = table.committed
-        tied: dict[int, list[int]] = {}
-        for seat_number, spot in state.pending_decisions():
-            tied.setdefault(seat_number, []).append(spot)
-        betting = state.phase is Phase.BETTING and not table.tilted
-        landing = self.presenter.landing(now)
-        shown = self.presenter.shown
-        panels, counting = [], []
-        for seat in self.layout.seat_layouts:
-            n = seat.seat
-            message = self.seat_messages.get(n)
-            result = None if tied.get(n) else seat_result(self.presenter, shown, n, now)
-            if result is not None and result != seat_result(self.presenter, shown, n,
-                                                            now + _LATER_S):
-                counting.append((seat, result))
-                result = None
-            panels.append(seat_panel(
-                seat, shown, self.presenter.credits[n - 1], self._by_seat.get(n, []), pressed,
-                self.in_hand[n] if betting else None, tied.get(n, []),
-                message[0] if message is not None and message[1] > now else None, landing,
-                result))
-        return panels, counting
-
-
-_LATER_S = 3600.0  # an hour on, every payment shown has long landed and counted up
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:
