@@ -94,7 +94,6 @@ class TableArt:
         shown = self.presenter.shown
         still = None if self.wheel is None else self.wheel.still(now)
         surface.blit(layer, (0, 0))
-        self._draw_spots(surface, shown, now, view)
         if self.wheel is not None:
             if still is None:
                 self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
@@ -103,7 +102,7 @@ class TableArt:
 
     def panels(self, now: float, view: FrameView) -> list[Panel]:
         """The wheel's rings while they rest, the top bar, the meters, the dealer's cards, the
-        shoe and the history, as the frame shows them: drawn on the table's layer
+        shoe, the history and the spots, as the frame shows them: drawn on the table's layer
         (:class:`~etg.ui.panel_layer.PanelLayer`) under everything :meth:`draw_under` draws,
         each again only when its key changes (turning rings are drawn over it, each frame)."""
         out = []
@@ -138,7 +137,20 @@ class TableArt:
                                              shoe.cut_card_out, shown.shuffle_due),
                   lambda surface: self._draw_shoe(surface, shown)),
             Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history),
+            self._spots_panel(shown, now, view),
         ]
+
+    def _spots_panel(self, shown: TableState, now: float, view: FrameView) -> Panel:
+        """The spots: their cards as landed, results, wagers and decision clocks."""
+        hidden = self.presenter.hidden_cards(now)
+        settled = not self.presenter.busy(now)
+        clock = None
+        if shown.phase is Phase.DECISIONS and view.remaining is not None:
+            clock = (int(view.remaining + 0.999), shown.pending_decisions())
+        spots = range(1, len(shown.round.spot_cards) + 1)
+        return Panel(_bounds(*(self.layout.spot_column(spot) for spot in spots)),
+                     (frozenset(hidden), shown.round, shown.phase, settled, clock),
+                     lambda surface: self._draw_spots(surface, shown, hidden, settled, view))
 
     def _draw_still_rings(self, still: object, now: float, surface: pygame.Surface) -> None:
         if still is not None and self.wheel is not None:
@@ -294,11 +306,9 @@ class TableArt:
         draw_text(surface, words, PLAYER_TEXT, theme.WIN, plate.center,
                   max_width=plate.width - 16)
 
-    def _draw_spots(self, surface: pygame.Surface, shown: TableState, now: float,
-                    view: FrameView) -> None:
-        hidden = self.presenter.hidden_cards(now)
+    def _draw_spots(self, surface: pygame.Surface, shown: TableState, hidden: set[CardKey],
+                    settled: bool, view: FrameView) -> None:
         r = shown.round
-        settled = not self.presenter.busy(now)
         for spot in range(1, len(r.spot_cards) + 1):
             card_rect = self.layout.spot_card(spot)
             cx = _cx(card_rect)
@@ -313,10 +323,10 @@ class TableArt:
             if shown_card and r.dealer_card is not None and settled:
                 self._draw_spot_result(surface, shown, spot, card_rect)
             self._draw_spot_badge(surface, shown, spot)
-        self._draw_decision_clocks(surface, shown, now, view)
+        self._draw_decision_clocks(surface, shown, view)
 
     def _draw_decision_clocks(self, surface: pygame.Surface, shown: TableState,
-                              now: float, view: FrameView) -> None:
+                              view: FrameView) -> None:
         """The decision countdown on each tied spot still waiting for a seat's choice."""
         remaining = view.remaining
         if shown.phase is not Phase.DECISIONS or remaining is None:
