@@ -59,18 +59,11 @@ def recap_words(presenter: Presenter, shown: TableState, now: float) -> str | No
     return f"ROUND {r.number}  ·  DEALER {r.dealer_card.code}{war}  ·  {paid}"
 
 
-def draw_seat_result(surface: pygame.Surface, presenter: Presenter, seat: SeatLayout,
-                     shown: TableState, now: float, deciding: bool = False) -> None:
-    """What the seat is paid back (stake and winnings), counting up as the chips land, spot
-    by spot; at the round's end a seat that lost everything is quietly dimmed. While the
-    seat is ``deciding`` War or Surrender its controls come first: the payments wait."""
-    result = None if deciding else seat_result(presenter, shown, seat.seat, now)
-    if result is not None:
-        draw_result(surface, seat, result)
-
-
 def draw_result(surface: pygame.Surface, seat: SeatLayout, result: SeatResult) -> None:
-    """:func:`draw_seat_result`'s picture of a result worked out (:func:`seat_result`)."""
+    """What the seat is paid back (stake and winnings) as worked out (:func:`seat_result`),
+    counting up as the chips land, spot by spot; at the round's end a seat that lost
+    everything is quietly dimmed. (While a seat is deciding War or Surrender its controls
+    come first: its caller shows no result then.)"""
     rect = pygame.Rect(*map(round, seat.rect))
     if result.dimmed:
         surface.blit(_dimmer(rect.size), rect)
