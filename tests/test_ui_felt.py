@@ -7,6 +7,7 @@ The layouts are the shipped Maryland paytables (3, 5 and 7 spots) with their
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from etg.core.commands import (
     PlaceWager,
     Shuffle,
     ShuffleReason,
+    SignInDealer,
     WarDeal,
 )
 from etg.core.paytable import Decision, Limit, Limits
@@ -419,3 +421,40 @@ def test_a_tap_on_a_circle_while_betting_is_closed_places_nothing(app: k.App) ->
     before = app.table.state
     k.tap_at(app, rect[0] + rect[2] / 2, rect[1] + rect[3] / 2)
     assert app.table.state is before
+
+
+def test_a_committed_wager_keeps_the_touch_targets_and_what_they_are_made_of_renews_them(
+        app: k.App) -> None:
+    """Nine seats' targets take milliseconds to make, so a bet does not remake them; but
+    whatever they show or send (the chip in hand, the phase, the cabinet's tip amounts)
+    does, and the kept ones are exactly those made afresh."""
+    assert app.send(SignInDealer("D1"), "dealer") is None  # TIP buttons need a dealer
+    k.dealer(app, "shuffle")
+    k.dealer(app, "open")
+    betting = scene(app).hit_targets(app.now)
+    assert "chip:500" in seat_names(betting, 2)
+    k.tap(app, "seat:2:initial:3")
+    assert app.table.state.round.wagers[1][2] == SpotWagers(initial=500)
+    kept = scene(app).hit_targets(app.now)
+    assert kept is betting
+    assert kept == scene(app)._build_targets(app.table.committed)
+
+    k.tap(app, "seat:2:chip:2500")  # a new chip in hand: the seat's circles send it now
+    renewed = scene(app).hit_targets(app.now)
+    assert renewed is not betting
+    circle = next(t for t in renewed if t.name == "seat:2:initial:3")
+    assert circle.command == PlaceWager(2, 3, BetKind.INITIAL, 2500)
+    assert [t.name for t in renewed if t.button.hot and t.name.startswith("seat:2:")] == [
+        "seat:2:chip:2500"]
+
+    assert {name for name in seat_names(renewed, 2) if "tip" in name} == {"tip:100"}
+    cabinet = app.cabinet
+    app.cabinet = dataclasses.replace(cabinet, tip_amounts_cents=(500,))
+    tips = {name for name in seat_names(scene(app).hit_targets(app.now), 2) if "tip" in name}
+    assert tips == {"tip:500"}
+    app.cabinet = cabinet
+
+    k.dealer(app, "close")  # No More Bets: the circles, chips and seat buttons are gone
+    closed = scene(app).hit_targets(app.now)
+    assert seat_names(closed, 2) == {"cashout"} | {
+        name for name in seat_names(betting, 2) if name.startswith("tip:")}

@@ -122,7 +122,8 @@ class TableScene(Scene):
         self.in_hand = {seat: self.layout.chip_values[0]
                         for seat in range(1, state.paytable.seats + 1)}
         self._targets_state: TableState | None = None
-        self._targets_key: tuple[tuple[int, ...], bool] | None = None
+        self._table_made_of: tuple[object, ...] = ()  # what the targets read of _targets_state
+        self._targets_key: tuple[object, ...] | None = None
         self._targets: list[Target] = []
         self._by_seat: dict[int, list[Target]] = {}  # the targets above, seat by seat
         self.seat_messages: dict[int, tuple[str, float]] = {}
@@ -209,14 +210,18 @@ class TableScene(Scene):
         """Everything a finger can touch now, in drawing order, with what a tap sends.
 
         The Context hit-tests exactly these (:meth:`buttons`), so this is the list to
-        check for touch-target sizes. Rebuilt only when the table, the chips in hand
-        or the tilt change.
+        check for touch-target sizes. Rebuilt only when what they are made of changes
+        (:meth:`_targets_made_of`): a committed wager changes none of it, and nine seats'
+        targets take milliseconds to make.
         """
         table = self.ctx.table
-        key = (tuple(self.in_hand.values()), table.tilted)
         shown = table.committed  # drawn and touched: only what is committed
-        if shown is not self._targets_state or key != self._targets_key:
-            self._targets_state, self._targets_key = shown, key
+        if shown is not self._targets_state:
+            self._targets_state, self._table_made_of = shown, self._targets_made_of(shown)
+        key = (self._table_made_of, tuple(self.in_hand.values()), table.tilted,
+               self.ctx.cabinet.tip_amounts_cents)
+        if key != self._targets_key:
+            self._targets_key = key
             self._targets = self._build_targets(shown)
             self._by_seat = {}
             for target in self._targets:
@@ -226,6 +231,17 @@ class TableScene(Scene):
 
     def buttons(self, now: float) -> Sequence[Button]:
         return [target.button for target in self.hit_targets(now)]
+
+    @staticmethod
+    def _targets_made_of(state: TableState) -> tuple[object, ...]:
+        """All that :meth:`_build_targets` reads of the table (besides the chips in hand, the
+        tilt and the cabinet's tip amounts).
+
+        The paytable is compared by identity first (a tuple's items are), so a round on
+        the same paytable costs no dataclass comparison.
+        """
+        return (state.paytable, state.phase is Phase.BETTING, state.pending_decisions(),
+                state.dealer is None)
 
     def _build_targets(self, state: TableState) -> list[Target]:
         # Only what players touch: the dealer's console and the operator menu are not here
