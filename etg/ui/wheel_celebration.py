@@ -76,10 +76,13 @@ def _outlined(words: str, size: int, top: RGB, bottom: RGB, style: Style,
     return out
 
 
+@lru_cache(maxsize=4)
 def _outlined_line(words: str, size: int, top: RGB, bottom: RGB, style: Style,
                    outline: int) -> pygame.Surface:
     """:func:`_outlined` set character by character from cached glyphs: a line that counts up
-    changes every frame, and a whole outlined render per frame would cost the frame."""
+    changes every frame, and a whole outlined render per frame would cost the frame. Once
+    the amount has counted up, the line stays the same for seconds: the last few are kept
+    (a kept surface: copy it before changing it)."""
     glyphs = [_outlined(char, size, top, bottom, style, outline) for char in words or " "]
     advance = [g.get_width() - 2 * outline for g in glyphs]
     out = pygame.Surface((sum(advance) + 2 * outline, max(g.get_height() for g in glyphs)),
