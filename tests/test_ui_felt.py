@@ -31,7 +31,7 @@ from etg.core.commands import (
 from etg.core.paytable import Decision, Limit, Limits
 from etg.core.state import SpotWagers, TableState
 from etg.ui.canvas import LOGICAL_H, LOGICAL_W
-from etg.ui.felt import Target
+from etg.ui.felt import Target, table_targets
 from etg.ui.input import MIN_TARGET, Touch
 from etg.ui.input import Phase as TouchPhase
 from etg.ui.layout import CHIP_RAIL_MOST, TableLayout, chip_values
@@ -437,7 +437,8 @@ def test_a_committed_wager_keeps_the_touch_targets_and_what_they_are_made_of_ren
     assert app.table.state.round.wagers[1][2] == SpotWagers(initial=500)
     kept = scene(app).hit_targets(app.now)
     assert kept is betting
-    assert kept == scene(app)._build_targets(app.table.committed)
+    assert kept == table_targets(scene(app).layout, app.table.committed, scene(app).in_hand,
+                                 app.cabinet.tip_amounts_cents)
 
     k.tap(app, "seat:2:chip:2500")  # a new chip in hand: the seat's circles send it now
     renewed = scene(app).hit_targets(app.now)

@@ -13,11 +13,14 @@ looks, its name) and the command a tap sends, built from the committed state
 and the chip in hand. The screen hit-tests exactly these targets, and a tap
 sends exactly that command: whether it is accepted is the engine's business.
 The chip in hand is the only choice kept on the screen, and only for the
-round: each round starts with the table minimum in hand.
+round: each round starts with the table minimum in hand. :func:`table_targets`
+gathers the whole screen's: HELP, and each seat's bets or decisions, CASH OUT
+and TIP.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from etg.core.commands import (
@@ -29,13 +32,15 @@ from etg.core.commands import (
     PlaceBonusSpin,
     PlaceWager,
     RepeatWagers,
+    Tip,
 )
 from etg.core.money import format_cents
 from etg.core.paytable import Decision
-from etg.core.state import TableState
+from etg.core.state import Phase, TableState
 from etg.ui import theme
 from etg.ui.assets import Style, font
 from etg.ui.canvas import Rect
+from etg.ui.layout import TableLayout
 from etg.ui.seat_layout import SeatLayout
 from etg.ui.widgets import Button
 
@@ -133,3 +138,71 @@ SIGNS = {"CLEAR": "✕", "REPEAT": "↺", "DOUBLE": "×2"}
 
 def _circle(name: str, rect: Rect, command: Command) -> Target:
     return Target(Button(rect, "", name), command, felt=True)
+
+
+HELP_BUTTON = (1720.0, 8.0, 180.0, 48.0)
+
+_CASH_OUT_MIN = 116.0  # CASH OUT keeps this much of its row when TIP buttons share it
+_TIP_W, _TIP_GAP = 76.0, 6.0
+
+
+def table_targets(layout: TableLayout, state: TableState, in_hand: Mapping[int, int],
+                  tip_amounts: Sequence[int]) -> list[Target]:
+    """Everything players can touch on the table screen now, in drawing order: HELP, then
+    each seat's decisions or bets, CASH OUT and TIP.
+
+    Only what players touch: the dealer's console and the operator menu are not here
+    (SPEC §6: the dealer's keypad, screen or panel; the attendant key).
+    """
+    out = [Target(Button(HELP_BUTTON, "HELP", "help", size=24))]
+    pending = state.pending_decisions()
+    for seat in layout.seat_layouts:
+        mine = sorted(spot for s, spot in pending if s == seat.seat)
+        if mine:
+            out.extend(decision_targets(seat, state, mine))
+        elif state.phase is Phase.BETTING:
+            out.extend(betting_targets(seat, state, in_hand[seat.seat]))
+        tips = tip_targets(seat, state, tip_amounts)
+        out.append(Target(cash_out_button(seat, len(tips))))
+        out.extend(tips)
+    return out
+
+
+def targets_made_of(state: TableState) -> tuple[object, ...]:
+    """All that :func:`table_targets` reads of the table (besides the chips in hand and the
+    tip amounts): equal, the same targets.
+
+    The paytable is compared by identity first (a tuple's items are), so a round on
+    the same paytable costs no dataclass comparison.
+    """
+    return (state.paytable, state.phase is Phase.BETTING, state.pending_decisions(),
+            state.dealer is None)
+
+
+def tip_targets(seat: SeatLayout, state: TableState, tip_amounts: Sequence[int]) -> list[Target]:
+    """TIP beside CASH OUT, the cabinet's amounts (as many as fit a finger wide, smallest
+    first), while a dealer is at the table. MD Ch. 2 D: a tip for the dealer, from the
+    seat's credits."""
+    amounts = sorted(tip_amounts)
+    if state.dealer is None or not amounts:
+        return []
+    x, y, w, h = seat.cash_out
+    fit = max(0, min(len(amounts), int((w - _CASH_OUT_MIN) // (_TIP_W + _TIP_GAP))))
+    right = x + w
+    return [Target(Button((right - (fit - i) * (_TIP_W + _TIP_GAP) + _TIP_GAP, y, _TIP_W, h),
+                          f"TIP {format_cents(cents, whole_dollars=True)}",
+                          f"seat:{seat.seat}:tip:{cents}", colour=theme.PANEL_LIGHT,
+                          size=theme.PLAYER_TEXT, style=Style.CONDENSED),
+                   Tip(seat.seat, cents))
+            for i, cents in enumerate(amounts[:fit])]
+
+
+def cash_out_button(seat: SeatLayout, tips: int = 0) -> Button:
+    """CASH OUT on the seat's row, narrowed by ``tips`` TIP buttons beside it."""
+    x, y, w, h = seat.cash_out
+    width = w - tips * (_TIP_W + _TIP_GAP)
+    one_line = font(theme.PLAYER_TEXT, Style.CONDENSED).size("CASH OUT")[0] + 10 <= width
+    return Button((x, y, width, h), "CASH OUT" if one_line else "CASH",
+                  f"seat:{seat.seat}:cashout", colour=theme.PANEL_LIGHT,
+                  size=theme.PLAYER_TEXT, style=Style.CONDENSED,
+                  sublabel="" if one_line else "OUT")

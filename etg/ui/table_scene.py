@@ -30,7 +30,6 @@ from etg.core.cards import Card
 from etg.core.commands import (
     Actor,
     Command,
-    Tip,
 )
 from etg.core.events import (
     BetsOpened,
@@ -40,18 +39,16 @@ from etg.core.events import (
     RoundVoided,
     WheelStopped,
 )
-from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.state import Phase, TableState
 from etg.core.wheel import WheelStops
-from etg.ui import dealer, theme
+from etg.ui import dealer
 from etg.ui.ahead import WorkAhead
-from etg.ui.assets import Style, font
 from etg.ui.audio import Cue
 from etg.ui.canvas import LOGICAL
 from etg.ui.cards import card_back, card_face
 from etg.ui.chips import stack_ahead
-from etg.ui.felt import Target, betting_targets, decision_targets
+from etg.ui.felt import Target, table_targets, targets_made_of
 from etg.ui.flights import FLIGHT_CHIP, celebrations_ahead
 from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
@@ -70,7 +67,6 @@ from etg.ui.scene import (
     Scene,
     Tap,
 )
-from etg.ui.seat_layout import SeatLayout
 from etg.ui.seat_panel import seat_panels
 from etg.ui.table_art import HISTORY_CARD_W, FrameView, HistoryEntry, TableArt
 from etg.ui.table_background import table_background
@@ -86,16 +82,12 @@ if TYPE_CHECKING:
 HISTORY_LENGTH = 10
 SEAT_MESSAGE_S = 3.0
 
-HELP_BUTTON = (1720.0, 8.0, 180.0, 48.0)
-
 ATTENDANT_CORNER = (0.0, 0.0, 72.0, 64.0)
 """The hidden corner an attendant holds to ask for the operator PIN: the top bar's left end,
 where nothing else can be touched."""
 
 ATTENDANT_HOLD_S = 3.0
 
-_CASH_OUT_MIN = 116.0  # CASH OUT keeps this much of its row when TIP buttons share it
-_TIP_W, _TIP_GAP = 76.0, 6.0
 
 class TableScene(Scene):
     """The table as players and the dealer see it."""
@@ -211,18 +203,19 @@ class TableScene(Scene):
 
         The Context hit-tests exactly these (:meth:`buttons`), so this is the list to
         check for touch-target sizes. Rebuilt only when what they are made of changes
-        (:meth:`_targets_made_of`): a committed wager changes none of it, and nine seats'
-        targets take milliseconds to make.
+        (:func:`~etg.ui.felt.targets_made_of`): a committed wager changes none of it, and
+        nine seats' targets take milliseconds to make.
         """
         table = self.ctx.table
         shown = table.committed  # drawn and touched: only what is committed
         if shown is not self._targets_state:
-            self._targets_state, self._table_made_of = shown, self._targets_made_of(shown)
+            self._targets_state, self._table_made_of = shown, targets_made_of(shown)
         key = (self._table_made_of, tuple(self.in_hand.values()), table.tilted,
                self.ctx.cabinet.tip_amounts_cents)
         if key != self._targets_key:
             self._targets_key = key
-            self._targets = self._build_targets(shown)
+            self._targets = table_targets(self.layout, shown, self.in_hand,
+                                          self.ctx.cabinet.tip_amounts_cents)
             self._by_seat = {}
             for target in self._targets:
                 if target.name.startswith("seat:"):
@@ -231,59 +224,6 @@ class TableScene(Scene):
 
     def buttons(self, now: float) -> Sequence[Button]:
         return [target.button for target in self.hit_targets(now)]
-
-    @staticmethod
-    def _targets_made_of(state: TableState) -> tuple[object, ...]:
-        """All that :meth:`_build_targets` reads of the table (besides the chips in hand, the
-        tilt and the cabinet's tip amounts).
-
-        The paytable is compared by identity first (a tuple's items are), so a round on
-        the same paytable costs no dataclass comparison.
-        """
-        return (state.paytable, state.phase is Phase.BETTING, state.pending_decisions(),
-                state.dealer is None)
-
-    def _build_targets(self, state: TableState) -> list[Target]:
-        # Only what players touch: the dealer's console and the operator menu are not here
-        # (SPEC §6: the dealer's keypad, screen or panel; the attendant key).
-        out = [Target(Button(HELP_BUTTON, "HELP", "help", size=24))]
-        pending = state.pending_decisions()
-        for seat in self.layout.seat_layouts:
-            mine = sorted(spot for s, spot in pending if s == seat.seat)
-            if mine:
-                out.extend(decision_targets(seat, state, mine))
-            elif state.phase is Phase.BETTING:
-                out.extend(betting_targets(seat, state, self.in_hand[seat.seat]))
-            tips = self._tip_targets(seat, state)
-            out.append(Target(self._cash_out_button(seat, len(tips))))
-            out.extend(tips)
-        return out
-
-    def _tip_targets(self, seat: SeatLayout, state: TableState) -> list[Target]:
-        """TIP beside CASH OUT, the cabinet's amounts (as many as fit a finger wide, smallest
-        first), while a dealer is at the table. MD Ch. 2 D: a tip for the dealer, from the
-        seat's credits."""
-        amounts = sorted(self.ctx.cabinet.tip_amounts_cents)
-        if state.dealer is None or not amounts:
-            return []
-        x, y, w, h = seat.cash_out
-        fit = max(0, min(len(amounts), int((w - _CASH_OUT_MIN) // (_TIP_W + _TIP_GAP))))
-        right = x + w
-        return [Target(Button((right - (fit - i) * (_TIP_W + _TIP_GAP) + _TIP_GAP, y, _TIP_W, h),
-                              f"TIP {format_cents(cents, whole_dollars=True)}",
-                              f"seat:{seat.seat}:tip:{cents}", colour=theme.PANEL_LIGHT,
-                              size=theme.PLAYER_TEXT, style=Style.CONDENSED),
-                       Tip(seat.seat, cents))
-                for i, cents in enumerate(amounts[:fit])]
-
-    def _cash_out_button(self, seat: SeatLayout, tips: int = 0) -> Button:
-        x, y, w, h = seat.cash_out
-        width = w - tips * (_TIP_W + _TIP_GAP)
-        one_line = font(theme.PLAYER_TEXT, Style.CONDENSED).size("CASH OUT")[0] + 10 <= width
-        return Button((x, y, width, h), "CASH OUT" if one_line else "CASH",
-                      f"seat:{seat.seat}:cashout", colour=theme.PANEL_LIGHT,
-                      size=theme.PLAYER_TEXT, style=Style.CONDENSED,
-                      sublabel="" if one_line else "OUT")
 
     def handle(self, event: Input) -> bool:
         if isinstance(event, Tap):
