@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pygame
+import pytest
 
 from etg.core.cards import Card
 from etg.core.commands import CashIn, Shuffle, ShuffleReason
@@ -130,6 +131,7 @@ def test_a_seats_new_credits_reach_the_screen(tmp_path: Path) -> None:
     assert scene._panels.redrawn == drawn  # and nothing is drawn again while nothing changes
 
 
+@pytest.mark.slow  # a whole War-and-wheel round of the busiest table, compared every 15 frames: ~8 s
 def test_a_whole_demo_round_looks_as_if_every_panel_were_drawn_afresh(tmp_path: Path) -> None:
     """Bets, chips flying, the deal, War, the wheel, payments counting up, the recap: the
 top bar, the meters, the dealer's cards, the shoe, the history and the seats' panels."""
