@@ -137,12 +137,13 @@ class TableArt:
                                              shoe.cut_card_out, shown.shuffle_due),
                   lambda surface: self._draw_shoe(surface, shown)),
             Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history),
-            self._spots_panel(shown, now, view),
+            self._spots_panel(shown, hidden, now, view),
         ]
 
-    def _spots_panel(self, shown: TableState, now: float, view: FrameView) -> Panel:
-        """The spots: their cards as landed, results, wagers and decision clocks."""
-        hidden = self.presenter.hidden_cards(now)
+    def _spots_panel(self, shown: TableState, hidden: set[CardKey], now: float,
+                     view: FrameView) -> Panel:
+        """The spots: their cards as landed (`hidden`: still flying), results, wagers and
+        decision clocks."""
         settled = not self.presenter.busy(now)
         clock = None
         if shown.phase is Phase.DECISIONS and view.remaining is not None:
