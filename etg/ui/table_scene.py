@@ -123,7 +123,7 @@ class TableScene(Scene):
             last=HISTORY_LENGTH)), maxlen=HISTORY_LENGTH)
         self._spun: float | None = None  # when the spin last set going started
         self._background = table_background(self.layout, state)
-        self._panels = PanelLayer()  # the background with the seats' panels, kept
+        self._panels = PanelLayer()  # the background with the table's panels on it, kept
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
         # Card faces are drawn the first time they are needed; the deck is rendered ahead
         # between frames (idle), so no frame of a deal makes one.
