@@ -35,7 +35,8 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.engine import refusal
-from etg.core.shoe import ShoeDraw, ShoeRules, stacked_draw
+from etg.core.paytable import Shoe as ShoeRules
+from etg.core.shoe import ShoeDraw, stacked_draw
 from etg.core.state import TableState
 from etg.core.wheel import WheelStops
 
