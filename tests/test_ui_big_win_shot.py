@@ -10,6 +10,7 @@ from types import ModuleType
 import pygame
 import pytest
 
+from etg.core.money import format_cents
 from etg.ui.animations import BigWin
 from etg.ui.flights import big_win_line
 from tests.kiosk_support import ROOT, not_blank
@@ -53,7 +54,7 @@ def test_the_big_win_screenshot_shows_the_seats_paid_amount(tmp_path: Path,
         check(app, big)  # raises unless the line shows the seat's paid amount to the cent
         paid = app.table.committed.round.returned  # type: ignore[attr-defined]
         checked.append((big_win_line(big, app.now),  # type: ignore[attr-defined]
-                        f"SEAT 2  ·  PAID ${paid[1] / 100:,.2f}"))
+                        f"SEAT 2  ·  PAID {format_cents(paid[1])}"))
 
     monkeypatch.setattr(render, "_check_big_win", checking)
     render.shoot(3, 6, (1280, 800), tmp_path)

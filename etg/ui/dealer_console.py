@@ -72,6 +72,7 @@ class DealerPanel(Scene):
     def handle(self, event: Input) -> bool:
         if isinstance(event, Tap):
             self.last_touch = self.ctx.now
+            self.said = None  # a key pressed: what was said before no longer applies
             tag = event.button.tag
             if tag == "panel:close":
                 self.ctx.go(Close(self))
@@ -137,6 +138,7 @@ class DealerScreen(Scene):
 
     def handle(self, event: Input) -> bool:
         if isinstance(event, Tap):
+            self.said = None  # a key pressed: what was said before no longer applies
             act(self.ctx, event.button.tag.removeprefix("dealer:"))
             return True
         if isinstance(event, Touched):
