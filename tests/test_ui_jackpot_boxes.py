@@ -103,7 +103,7 @@ def test_the_jackpot_panel_covers_the_shoe_and_the_history_and_ends_above_the_od
     assert panel.bottom <= layout.banner_row[1]  # the recap's plate, on the same row
 
 
-@pytest.mark.parametrize(("state", "drawn"), zip(_locks(), (14, 15), strict=True),
+@pytest.mark.parametrize(("state", "drawn"), list(zip(_locks(), (14, 15), strict=True)),
                          ids=["engine's lock", "widest lock"])
 def test_the_panels_words_lie_inside_it_and_apart(state: TableState, drawn: int) -> None:
     # the panel, its light, JACKPOT and the round, three parts to each award shown, "and 1
