@@ -11,7 +11,8 @@ one scripted round through the real kiosk (App, controller, ledger, engine) on a
 shoe, and saves the window as players see it: ``betting`` (chips on the felt),
 ``decision`` (War or Surrender on the tied spots), ``war`` (the War deal),
 ``progressive-hit`` (a Suited Four-of-a-Kind's meter), ``jackpot-lock`` (held for
-validation, MD Ch. 9 J(4)), ``wheel-spinning``, ``big-win``, ``recap`` (the round's end), the
+validation, MD Ch. 9 J(4)), ``wheel-spinning``, ``big-win`` (once its amount has counted up
+to what the seat was paid, checked to the cent), ``recap`` (the round's end), the
 ``operator-menu`` and the dealer's ``dealer-panel`` and ``dealer-screen``. Nothing here
 decides anything: the shoe is stacked, the wheel's stops come from a seeded source, every
 command goes through the engine.
@@ -55,6 +56,7 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.jackpot import JackpotRules
+from etg.core.money import format_cents
 from etg.core.paytable import Decision
 from etg.core.rng import SeededSource
 from etg.core.shoe import stacked_draw
@@ -66,6 +68,7 @@ from etg.ui.animations import BigWin, Celebration
 from etg.ui.app import App
 from etg.ui.dealer_console import DealerPanel, DealerScreen, DealerWindow
 from etg.ui.display import open_window
+from etg.ui.flights import big_win_line
 from etg.ui.operator.menu import OperatorMenu
 from etg.ui.options import RunOptions
 from etg.ui.scene import Show
@@ -184,9 +187,12 @@ def _play(app: App, seats: int, spots: int, folder: Path) -> None:
     _until(app, lambda: (spin := app.base.presenter.spin()) is not None  # type: ignore[attr-defined]
            and app.now > spin.start + 2.0)
     save("06-wheel-spinning")
-    _until(app, lambda: _showing(app, BigWin, 1.8) or app.settled)
-    if not app.settled:
+    _until(app, lambda: app.settled or ((big := _big_win(app)) is not None
+                                        and app.now >= big.counted_at))
+    big = _big_win(app)
+    if big is not None:
         save("07-big-win")
+        _check_big_win(app, big)
     _until(app, lambda: app.settled)
     save("08-recap")
     app.go(Show(OperatorMenu(app)))  # the PIN pad before it is the attendant's own screen
@@ -199,6 +205,22 @@ def _play(app: App, seats: int, spots: int, folder: Path) -> None:
                           headless=True)
     dealer.show(app.now)
     pygame.image.save(dealer.screen.canvas, folder / "11-dealer-screen.png")
+
+
+def _big_win(app: App) -> BigWin | None:
+    """The big-win sequence on the table now, if there is one."""
+    return next((a for a in app.base.presenter.active(app.now)  # type: ignore[attr-defined]
+                 if isinstance(a, BigWin)), None)
+
+
+def _check_big_win(app: App, big: BigWin) -> None:
+    """The big win's line as saved shows what the engine paid the seat back, to the cent
+    (issue 24: the count-up was caught at $274.99 of $275.00)."""
+    shown = big_win_line(big, app.now)
+    paid = app.table.committed.round.returned
+    expected = {f"SEAT {seat}  ·  PAID {format_cents(paid[seat - 1])}" for seat in big.seats}
+    if shown not in expected:
+        raise RuntimeError(f"the big win shows {shown!r}, not {' or '.join(sorted(expected))}")
 
 
 def _showing(app: App, kind: type, after: float) -> bool:

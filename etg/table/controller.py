@@ -61,6 +61,7 @@ from etg.core.commands import (
     Spin,
     SwitchPaytable,
 )
+from etg.core.console import ConsoleAction, console_refusals
 from etg.core.engine import apply, new_table
 from etg.core.engine import refusal as engine_refusal
 from etg.core.events import Event, RoundComplete, RoundVoided
@@ -148,6 +149,7 @@ class Table:
         self._pending: deque[_Pending] = deque()
         self._file_check_due = False
         self._switching_to: LoadedPaytable | None = None
+        self._console: tuple[TableState, dict[ConsoleAction, str | None]] | None = None
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -494,6 +496,20 @@ class Table:
         if self.tilt is not None:
             return f"the table is tilted: {self.tilt.message}"
         return engine_refusal(self.state, command)
+
+    def console_refusals(self) -> dict[ConsoleAction, str | None]:
+        """Why each dealer console action would be refused on the table the screens show
+        (:attr:`committed`), or None where it would be accepted; nothing is sent or drawn.
+
+        The console dims the refused ones and shows the reason when one is touched. A state
+        is asked about once however many frames show it (the dry run deals a round).
+        """
+        if self.tilt is not None:
+            return dict.fromkeys(ConsoleAction, f"the table is tilted: {self.tilt.message}")
+        state = self.committed
+        if self._console is None or self._console[0] is not state:
+            self._console = (state, console_refusals(state))
+        return self._console[1]
 
     def shuffle(self, reason: ShuffleReason, actor: str | None = None) -> list[Event]:
         """Draw a new shoe from the RNG source and send it (MD Ch. 5)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from etg.core.commands import BetKind
+from etg.ui.count_up import count_seconds
 
 CardKey = tuple[str, int, bool]  # (dealer | spot, spot number, War deal)
 
@@ -20,6 +21,7 @@ CARD_FLIP_S = 0.25
 CHIP_FLIGHT_S = 0.4
 CELEBRATION_S = 6.0
 BIG_WIN_S = 4.5  # the big-win sequence over the table
+COUNT_AFTER_S = 0.3  # a celebration's amount starts counting up once its title has popped
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,12 @@ class BigWin:
     @property
     def end(self) -> float:
         return self.start + BIG_WIN_S
+
+    @property
+    def counted_at(self) -> float:
+        """When the amount has counted up to what was paid (a screenshot of it waits for
+        this: issue 24 caught one at $274.99 of $275.00)."""
+        return self.start + COUNT_AFTER_S + count_seconds(self.cents)
 
 
 @dataclass(frozen=True)

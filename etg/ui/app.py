@@ -293,6 +293,7 @@ class App:
         if self.dealer is not None and on_dealer:
             for touch in self.dealer.screen.touches(event):
                 self.last_activity = self.now
+                self.dealer.scene.handle(Touched(touch))  # a dimmed key touched says why
                 self.dealer.screen.touch(touch, [self.dealer.scene], self.now)
             return
         for touch in self.screen.touches(event):

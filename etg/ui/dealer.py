@@ -11,13 +11,17 @@ one of three ways, all ending in :func:`act`:
   table with the panel key only for a dealer signed in (MD Ch. 8 E(4)), and
   closes again by itself.
 
-Which action is expected next is :func:`etg.core.flow.dealer_next`'s; whether
-it is accepted is the engine's: an action out of turn is sent anyway and the
-engine's reason is shown.
+Which action is expected next is :func:`etg.core.flow.dealer_next`'s (its button
+is lit); whether each is accepted now is the engine's
+(:func:`etg.core.console.console_refusals`, through the controller): the console's
+buttons for the actions it would refuse are dimmed and send nothing, and a touch on
+one shows the engine's reason on the console (:class:`Said`). A key on the keypad
+out of turn is sent anyway, and the engine's reason is shown on the table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -33,13 +37,15 @@ from etg.core.commands import (
     Void,
     WarDeal,
 )
+from etg.core.console import ConsoleAction
 from etg.core.flow import DealerAction, dealer_next
 from etg.core.state import TableState
 from etg.table.pin import PinRole
 from etg.ui import floor, theme
 from etg.ui.canvas import Rect
-from etg.ui.scene import AskPin
-from etg.ui.widgets import Button
+from etg.ui.input import Phase as TouchPhase
+from etg.ui.scene import AskPin, Touched
+from etg.ui.widgets import Button, button_at
 
 if TYPE_CHECKING:
     from etg.ui.scene import Context
@@ -86,15 +92,57 @@ def action_for_key(key: int) -> str | None:
     return None
 
 
-def console_buttons(state: TableState, tilted: bool, rects: list[Rect],
-                    size: int = 26) -> list[Button]:
+SAID_S = 6.0
+"""How long the console shows why a dimmed button cannot be pressed."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """The engine's reason shown on the console since ``since`` (a dimmed button touched)."""
+
+    words: str
+    since: float
+
+    def shown(self, now: float) -> bool:
+        return self.since <= now < self.since + SAID_S
+
+
+def console_action(tag: str, state: TableState) -> ConsoleAction:
+    """The engine's action behind a console button's tag (``open``, ``floor`` ...): the
+    floor's button validates while a jackpot waits and signs a dealer in otherwise."""
+    if tag == "floor":
+        return ConsoleAction.VALIDATE if state.jackpot else ConsoleAction.SIGN_IN
+    return ConsoleAction(tag)
+
+
+def console_buttons(state: TableState, refusals: Mapping[ConsoleAction, str | None],
+                    rects: list[Rect], size: int = 26) -> list[Button]:
     """The console's buttons in ``rects`` (one each, in :data:`CONSOLE` order), tagged
-    ``dealer:<action>``, the expected one lit."""
+    ``dealer:<action>``: those the engine would refuse (``refusals``, from
+    :meth:`etg.table.controller.Table.console_refusals`) disabled, the expected one lit."""
     lit = LIT.get(dealer_next(state))
-    return [Button(rect, "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
-                   f"dealer:{key.tag}", hot=key.tag == lit and not tilted,
-                   colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=size)
-            for key, rect in zip(CONSOLE, rects, strict=True)]
+    buttons = []
+    for key, rect in zip(CONSOLE, rects, strict=True):
+        enabled = refusals[console_action(key.tag, state)] is None
+        buttons.append(Button(
+            rect, "VALIDATE" if key.tag == "floor" and state.jackpot else key.label,
+            f"dealer:{key.tag}", enabled=enabled, hot=enabled and key.tag == lit,
+            colour=theme.LOSE if key.tag == "void" else theme.BUTTON, size=size))
+    return buttons
+
+
+def why_not(ctx: Context, buttons: Sequence[Button], event: Touched) -> Said | None:
+    """A finger down on a dimmed console button: the engine's reason, to show on the
+    console (nothing is sent); None for a touch anywhere else."""
+    if event.touch.phase is not TouchPhase.DOWN:
+        return None
+    button = button_at(buttons, event.touch)
+    if button is None or button.enabled or not button.tag.startswith("dealer:"):
+        return None
+    table = ctx.table
+    action = console_action(button.tag.removeprefix("dealer:"), table.committed)
+    words = table.console_refusals()[action]
+    return None if words is None else Said(words, ctx.now)
 
 
 def act(ctx: Context, action: str) -> None:

@@ -9,7 +9,9 @@ a cabinet with one (SPEC §6: the dealer's controls are never on the players' su
   only the touches on it (the players keep the rest of the table), and closes by itself
   after :data:`PANEL_IDLE_S` without a touch, when the dealer signs out, or with CLOSE.
 
-Both send their actions through :func:`etg.ui.dealer.act`, as the keypad does.
+Both send their actions through :func:`etg.ui.dealer.act`, as the keypad does. Only the
+actions the engine would accept now are pressable; a touch on a dimmed one shows the
+engine's reason on the console (:func:`etg.ui.dealer.why_not`) and sends nothing.
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ from etg.core.flow import dealer_next
 from etg.core.money import format_cents
 from etg.core.state import Phase, TableState
 from etg.ui import theme
+from etg.ui.assets import Style, wrap
 from etg.ui.canvas import LOGICAL, LOGICAL_W, Rect
-from etg.ui.dealer import CONSOLE, PANEL_KEYS, act, console_buttons
+from etg.ui.dealer import CONSOLE, PANEL_KEYS, Said, act, console_buttons, why_not
 from etg.ui.options import RunOptions
 from etg.ui.scene import Close, Input, KeyPress, Scene, Tap, Touched
 from etg.ui.screen import Screen
 from etg.ui.theme import shade
 from etg.ui.widgets import Button, draw_button, draw_panel, draw_text
+from etg.ui.words import players_words
 
 if TYPE_CHECKING:
     from etg.ui.scene import Context
@@ -45,6 +49,9 @@ PANEL_IDLE_S = 20.0
 PANEL: Rect = (16.0, 72.0, 416.0, 440.0)
 """Where the dealer panel lies on the table screen: over the meters and the dealer's cards,
 clear of the seats; two columns of keys a finger high (at least 48 px, SPEC §6)."""
+
+_PANEL_HEAD = 92.0
+"""The panel's title and, under it, two lines for why a dimmed key cannot be pressed."""
 
 _SDL_WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL_WINDOWPOS_CENTERED_DISPLAY(index), SDL 2
 
@@ -60,10 +67,12 @@ class DealerPanel(Scene):
         super().__init__(ctx)
         self.dealer = ctx.table.state.dealer
         self.last_touch = ctx.now
+        self.said: Said | None = None
 
     def handle(self, event: Input) -> bool:
         if isinstance(event, Tap):
             self.last_touch = self.ctx.now
+            self.said = None  # a key pressed: what was said before no longer applies
             tag = event.button.tag
             if tag == "panel:close":
                 self.ctx.go(Close(self))
@@ -72,6 +81,7 @@ class DealerPanel(Scene):
             return True
         if isinstance(event, Touched):
             self.last_touch = self.ctx.now
+            self.said = why_not(self.ctx, self.buttons(self.ctx.now), event) or self.said
             return True
         if isinstance(event, KeyPress) and event.key in PANEL_KEYS:
             self.ctx.go(Close(self))
@@ -86,20 +96,32 @@ class DealerPanel(Scene):
     def buttons(self, now: float) -> Sequence[Button]:
         x, y, w, h = PANEL
         rows = (len(CONSOLE) + 1) // 2
-        step = (h - 56 - 66) / rows
+        step = (h - _PANEL_HEAD - 66) / rows
         half = (w - 30) / 2
-        rects: list[Rect] = [(x + 10 + (i % 2) * (half + 10), y + 56 + (i // 2) * step,
+        rects: list[Rect] = [(x + 10 + (i % 2) * (half + 10), y + _PANEL_HEAD + (i // 2) * step,
                               half, step - 8) for i in range(len(CONSOLE))]
-        state = self.ctx.table.committed
-        return [*console_buttons(state, self.ctx.table.tilted, rects, size=24),
+        table = self.ctx.table
+        return [*console_buttons(table.committed, table.console_refusals(), rects, size=24),
                 Button((x + 10, y + h - 62, w - 20, 52), "CLOSE", "panel:close",
                        colour=theme.PANEL_LIGHT, size=22)]
+
+    def said_lines(self, now: float) -> list[str]:
+        """Why the dimmed key touched last cannot be pressed, on the panel's two lines under
+        its title; in the players' words, since the panel is on their screen (issue 12)."""
+        if self.said is None or not self.said.shown(now):
+            return []
+        return wrap(players_words(self.said.words), theme.PLAYER_TEXT, round(PANEL[2]) - 24,
+                    Style.CONDENSED)[:2]
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         draw_panel(surface, PANEL, (6, 12, 20, 240), theme.GOLD, radius=16, width=3)
         x, y, w, _ = PANEL
-        draw_text(surface, f"DEALER {self.dealer}", 22, theme.GOLD, (x + w / 2, y + 28),
+        draw_text(surface, f"DEALER {self.dealer}", 22, theme.GOLD, (x + w / 2, y + 24),
                   max_width=round(w) - 16)
+        for row, line in enumerate(self.said_lines(now)):
+            draw_text(surface, line, theme.PLAYER_TEXT, theme.WAR,
+                      (x + w / 2, y + 50 + row * 22), style=Style.CONDENSED,
+                      max_width=round(w) - 24)
         pressed = self.ctx.pressed_tags(self)
         for button in self.buttons(now):
             draw_button(surface, button, button.tag in pressed)
@@ -110,9 +132,17 @@ class DealerScreen(Scene):
 
     name = "dealer_screen"
 
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.said: Said | None = None
+
     def handle(self, event: Input) -> bool:
         if isinstance(event, Tap):
+            self.said = None  # a key pressed: what was said before no longer applies
             act(self.ctx, event.button.tag.removeprefix("dealer:"))
+            return True
+        if isinstance(event, Touched):
+            self.said = why_not(self.ctx, self.buttons(self.ctx.now), event) or self.said
             return True
         return False
 
@@ -122,7 +152,8 @@ class DealerScreen(Scene):
         rects: list[Rect] = [(left + (i % columns) * (width + gap),
                               430 + (i // columns) * (height + gap), width, height)
                              for i in range(len(CONSOLE))]
-        return console_buttons(self.ctx.table.committed, self.ctx.table.tilted, rects, size=44)
+        table = self.ctx.table
+        return console_buttons(table.committed, table.console_refusals(), rects, size=44)
 
     def draw(self, surface: pygame.Surface, now: float) -> None:
         surface.blit(_backdrop(), (0, 0))
@@ -135,6 +166,9 @@ class DealerScreen(Scene):
         pressed = self.ctx.pressed_tags(self)
         for button in self.buttons(now):
             draw_button(surface, button, button.tag in pressed)
+        if self.said is not None and self.said.shown(now):  # under the keys: the engine's words
+            draw_text(surface, self.said.words, 32, theme.WAR, (LOGICAL_W / 2, 1000),
+                      max_width=LOGICAL_W - 120)
 
     def _draw_round(self, surface: pygame.Surface, state: TableState, now: float) -> None:
         box = pygame.Rect(60, 120, LOGICAL_W - 120, 260)

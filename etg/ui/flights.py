@@ -19,6 +19,7 @@ from etg.ui.animations import (
     BIG_WIN_S,
     CARD_FLIGHT_S,
     CHIP_FLIGHT_S,
+    COUNT_AFTER_S,
     Banner,
     BigWin,
     CardFlight,
@@ -51,16 +52,21 @@ def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float) -
         elif isinstance(animation, Banner):
             _draw_banner(surface, animation, now)
         elif isinstance(animation, Celebration):
-            amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
+            amount = format_cents(counted(animation.cents, animation.start + COUNT_AFTER_S, now))
             celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
                       f"{amount}  ·  {animation.detail}")
         elif isinstance(animation, BigWin):
-            amount = format_cents(counted(animation.cents, animation.start + 0.3, now))
-            seats = animation.seats
-            who = (f"SEAT {seats[0]}" if len(seats) == 1
-                   else "SEATS " + " · ".join(map(str, seats[:4])))
             celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
-                      f"{who}  ·  PAID {amount}", lasts=BIG_WIN_S, rays=False)
+                      big_win_line(animation, now), lasts=BIG_WIN_S, rays=False)
+
+
+def big_win_line(big: BigWin, now: float) -> str:
+    """The big win's line under its title at ``now``: who, and the amount counting up to
+    what was paid (exactly that from :attr:`BigWin.counted_at` on)."""
+    amount = format_cents(counted(big.cents, big.start + COUNT_AFTER_S, now))
+    seats = big.seats
+    who = f"SEAT {seats[0]}" if len(seats) == 1 else "SEATS " + " · ".join(map(str, seats[:4]))
+    return f"{who}  ·  PAID {amount}"
 
 
 def celebrations_ahead(presenter: Presenter, canvas: pygame.Rect, at: float) -> list[Task]:

@@ -51,9 +51,13 @@ AWARD_WORDS: dict[str, str] = {
 """A held award, by its wager kind's value, as the jackpot panel and the JACKPOTS page
 name it."""
 
-JACKPOT_PANEL = (706.0, 72.0, 634.0, 240.0)
+JACKPOT_PANEL = (706.0, 72.0, 634.0, 220.0)
 """Where the jackpot panel lies on the table screen: over the shoe and the history, so the
-hand, the meters and the wheel stay in sight (MD Ch. 9 J(4)(a)-(b))."""
+hand, the meters and the wheel stay in sight (MD Ch. 9 J(4)(a)-(b)), and ending above the
+odds printed over the spots (issue 24: it covered them)."""
+
+_ROW_1, _ROW_STEP = 74.0, 30.0  # the awards' rows, from the panel's top
+_AWARDS_SHOWN = 3
 
 
 # --- jackpot validation (MD Ch. 9 J(4)(c)) ---------------------------------------------------
@@ -75,11 +79,13 @@ def _validated(ctx: Context, who: str) -> None:
         ctx.notify(f"JACKPOT VALIDATED BY {who.upper()}{words}", error=False)
 
 
-def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) -> None:
-    """The progressive light and the awards held, while a jackpot waits for its validation."""
+def draw_jackpot_lock(surface: pygame.Surface, state: TableState,
+                      now: float) -> list[pygame.Rect]:
+    """The progressive light and the awards held, while a jackpot waits for its validation;
+    returns the boxes of the panel and of each thing drawn in it (none without a lock)."""
     lock = state.jackpot
     if lock is None:
-        return
+        return []
     x, y, w, h = JACKPOT_PANEL
     lit = math.sin(now * 2 * math.pi * 1.5) > -0.3  # the light blinks, mostly on
     edge = theme.GOLD if lit else theme.GOLD_DARK
@@ -87,25 +93,32 @@ def draw_jackpot_lock(surface: pygame.Surface, state: TableState, now: float) ->
     lamp = (round(x + 34), round(y + 32))
     pygame.draw.circle(surface, theme.WIN if lit else theme.GOLD_DARK, lamp, 16)
     pygame.draw.circle(surface, theme.WHITE, lamp, 16, width=2)
-    draw_text(surface, "JACKPOT", 34, theme.GOLD, (x + 62, y + 32), "midleft", shadow=True)
-    draw_text(surface, f"ROUND {lock.round_number}", theme.PLAYER_TEXT, theme.CREAM,
-              (x + w - 16, y + 32), "midright")
-    row = y + 78
-    for award in lock.awards[:3]:
+    boxes = [pygame.Rect(x, y, w, h), pygame.Rect(lamp[0] - 16, lamp[1] - 16, 33, 33)]
+    boxes.append(draw_text(surface, "JACKPOT", 34, theme.GOLD, (x + 62, y + 32), "midleft",
+                           shadow=True))
+    boxes.append(draw_text(surface, f"ROUND {lock.round_number}", theme.PLAYER_TEXT,
+                           theme.CREAM, (x + w - 16, y + 32), "midright"))
+    row = y + _ROW_1
+    for award in lock.awards[:_AWARDS_SHOWN]:
+        # right to left, each part ending short of the one after it, so a long name or a
+        # large amount is fitted rather than drawn over its neighbour
         pay = "HAND PAY" if award.hand_pay else "TO CREDITS"
-        draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}",
-                  theme.PLAYER_TEXT, theme.WHITE, (x + 16, row), "midleft",
-                  Style.CONDENSED, max_width=round(w) - 290)
-        draw_text(surface, format_cents(award.win), 24, theme.WIN, (x + w - 150, row),
-                  "midright")
-        draw_text(surface, pay, theme.PLAYER_TEXT, theme.WAR if award.hand_pay else theme.CREAM,
-                  (x + w - 16, row), "midright", Style.CONDENSED)
-        row += 32
-    if len(lock.awards) > 3:
-        draw_text(surface, f"and {len(lock.awards) - 3} more", theme.PLAYER_TEXT, theme.CREAM,
-                  (x + 16, row), "midleft")
-    draw_text(surface, "AWAITING FLOORPERSON VALIDATION", theme.PLAYER_TEXT, theme.WAR,
-              (x + w / 2, y + h - 20), max_width=round(w) - 24)
+        pay_box = draw_text(surface, pay, theme.PLAYER_TEXT,
+                            theme.WAR if award.hand_pay else theme.CREAM, (x + w - 16, row),
+                            "midright", Style.CONDENSED)
+        amount = draw_text(surface, format_cents(award.win), 24, theme.WIN,
+                           (pay_box.left - 14, row), "midright")
+        name = draw_text(surface, f"SEAT {award.seat}  {AWARD_WORDS[award.payment.kind.value]}",
+                         theme.PLAYER_TEXT, theme.WHITE, (x + 16, row), "midleft",
+                         Style.CONDENSED, max_width=round(amount.left - 14 - (x + 16)))
+        boxes += [name, amount, pay_box]
+        row += _ROW_STEP
+    if len(lock.awards) > _AWARDS_SHOWN:
+        boxes.append(draw_text(surface, f"and {len(lock.awards) - _AWARDS_SHOWN} more",
+                               theme.PLAYER_TEXT, theme.CREAM, (x + 16, row), "midleft"))
+    boxes.append(draw_text(surface, "AWAITING FLOORPERSON VALIDATION", theme.PLAYER_TEXT,
+                           theme.WAR, (x + w / 2, y + h - 20), max_width=round(w) - 24))
+    return boxes
 
 
 # --- the dealer (MD Ch. 8 E(4)) --------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from etg.core.paytable import Paytable
 from etg.core.state import TableState
 from etg.ui import theme
 from etg.ui.assets import Style, text
@@ -33,14 +34,19 @@ def table_background(layout: TableLayout, state: TableState) -> pygame.Surface:
         pygame.draw.rect(surface, theme.FELT_LIGHT, outline, width=3, border_radius=14)
     for rect in (layout.shoe, layout.history):
         draw_panel(surface, rect, (0, 0, 0, 90), theme.GOLD_DARK, radius=12, width=1)
-    p = state.paytable
-    motto = (f"TIE PAYS {p.payouts.tie.pays} TO {p.payouts.tie.to}  ·  "
-             f"WAR TIE PAYS {p.payouts.war_tie.pays} TO {p.payouts.war_tie.to}")
-    bx, by, bw, bh = layout.banner_row
-    words = text(motto, 24, theme.GOLD, Style.SERIF)
-    surface.blit(words, words.get_rect(center=(round(bx + bw / 2), round(by + bh / 2))))
+    surface.blit(*odds_motto(layout, state.paytable))
     if layout.has_wheel:
         draw_panel(surface, layout.wheel_box, (0, 0, 0, 70), theme.GOLD_DARK, radius=16, width=1)
     for seat in layout.seat_layouts:
         print_panel(surface, seat)
     return surface.convert() if pygame.display.get_surface() is not None else surface
+
+
+def odds_motto(layout: TableLayout, p: Paytable) -> tuple[pygame.Surface, pygame.Rect]:
+    """The Tie payouts printed on the felt over the spots, and where: centred on the banner
+    row (what lies over the felt keeps clear of this box: tests/test_ui_jackpot_boxes.py)."""
+    motto = (f"TIE PAYS {p.payouts.tie.pays} TO {p.payouts.tie.to}  ·  "
+             f"WAR TIE PAYS {p.payouts.war_tie.pays} TO {p.payouts.war_tie.to}")
+    bx, by, bw, bh = layout.banner_row
+    words = text(motto, 24, theme.GOLD, Style.SERIF)
+    return words, words.get_rect(center=(round(bx + bw / 2), round(by + bh / 2)))
