@@ -37,9 +37,6 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +67,7 @@ from etg.ledger.entry import (
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
+from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
 __all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
 
@@ -92,18 +90,6 @@ _BY_TAG = {EntryKind.PAYTABLE: "entries_paytables", EntryKind.SETTING: "entries_
 goes through them (the planner would rather scan the table by ``seq``)."""
 
 
-class LedgerError(RuntimeError):
-    """The file cannot be used as a ledger; the message says why. Nothing was written."""
-
-
-class LedgerKind(Enum):
-    """What a ledger's money is (SPEC §5): the real kiosk never plays on a demo or test ledger."""
-
-    REAL = "real"
-    DEMO = "demo"  # etg run --demo: bots, DEMO on screen
-    TEST = "test"  # etg autoplay and the tests
-
-
 def default_path(demo_of: str | None = None) -> Path:
     """The ledger in the platform's per-user data directory, never inside the program.
 
@@ -112,30 +98,6 @@ def default_path(demo_of: str | None = None) -> Path:
     edited paytable starts a fresh demo instead of tilting the old one.
     """
     return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One integrity failure: what is wrong, in words an operator can act on."""
-
-    check: str  # quick_check, chain, anchor, meters, credits, progressive, paytable, ...
-    message: str
-
-
-@dataclass(frozen=True)
-class Span:
-    """Part of the ledger for an audit: rounds ``first_round``..``last_round`` (inclusive),
-    entries written at or after ``since`` and before ``before`` (ISO 8601 UTC text, as the
-    ledger shows times); ``None`` leaves that side open."""
-
-    first_round: int | None = None
-    last_round: int | None = None
-    since: str | None = None
-    before: str | None = None
 
 
 entry_content = verbose_content  # the verbose format's content (legacy conversion, tests)
@@ -826,23 +788,6 @@ def round_events_of(commands: Any) -> list[dict[str, Any]]:
 def _logged(entry: Entry) -> dict[str, Any]:
     return {"id": entry.seq, "at": entry.at, "kind": entry.tag, "actor": entry.actor,
             "details": entry.data()}
-
-
-def describe(error: sqlite3.Error) -> str:
-    """An SQLite failure in an operator's words."""
-    text = str(error)
-    lowered = text.lower()
-    if "full" in lowered:
-        return f"the disk is full ({text})"
-    if "readonly" in lowered or "read-only" in lowered:
-        return f"the ledger cannot be written: the file or its folder is read-only ({text})"
-    if "locked" in lowered or "busy" in lowered:
-        return f"the ledger is locked by another connection ({text})"
-    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
-        return f"the ledger file is damaged ({text})"
-    if "unable to open" in lowered:
-        return f"the ledger cannot be opened ({text})"
-    return f"the ledger failed ({type(error).__name__}: {text})"
 
 
 # --- opening ------------------------------------------------------------------------------------
