@@ -23,7 +23,7 @@ from etg.ledger.chain import canonical
 from etg.ledger.codec import load_command, load_state
 
 if TYPE_CHECKING:
-    from etg.ledger.store import _Writer
+    from etg.ledger.schema import _Writer
 
 LEGACY_GENESIS = "0" * 64
 

@@ -31,7 +31,6 @@ overwritten; neither is an empty one.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import json
 import sqlite3
 import uuid
@@ -40,14 +39,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
 from etg.config.places import data_dir
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
 from etg.ledger import chain
-from etg.ledger.chain import GENESIS, Anchor, canonical, link
+from etg.ledger.chain import GENESIS, Anchor
 from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, Layouts, current_layout
 from etg.ledger.entry import (
@@ -62,11 +61,11 @@ from etg.ledger.entry import (
     encode_body,
     entry_of,
     micros,
-    verbose_content,
 )
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
+from etg.ledger.schema import applied_migrations, migrate, refuse_schema, schema_age
 from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
 __all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
@@ -79,10 +78,6 @@ CHECKPOINT_EVERY = 100
 
 PAGE_SIZE = 1024
 """A new ledger's page size: an append dirties one small page, not 4 KB (issue 11)."""
-
-migrations = Migrations("etg-ledger")
-MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger")
-"""The migrations this program knows, in order (a file with others is from a newer program)."""
 
 
 _BY_TAG = {EntryKind.PAYTABLE: "entries_paytables", EntryKind.SETTING: "entries_settings"}
@@ -98,9 +93,6 @@ def default_path(demo_of: str | None = None) -> Path:
     edited paytable starts a fresh demo instead of tilting the old one.
     """
     return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
-
-
-entry_content = verbose_content  # the verbose format's content (legacy conversion, tests)
 
 
 class Ledger:
@@ -221,9 +213,9 @@ class Ledger:
         try:
             conn = _connect_readonly(path, cls.busy_timeout_s)
             _check_identity(conn, path)
-            applied = _applied(conn)
-            if _schema(conn, applied) != "current":
-                _refuse_schema(path, applied, write=False)
+            applied = applied_migrations(conn)
+            if schema_age(conn, applied) != "current":
+                refuse_schema(path, applied, write=False)
             return cls(conn, path, key, readonly=True)
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: {describe(error)}") from None
@@ -629,7 +621,7 @@ class Ledger:
 
     @property
     def schema_version(self) -> int:
-        return len(_applied(self.conn))
+        return len(applied_migrations(self.conn))
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -792,10 +784,6 @@ def _logged(entry: Entry) -> dict[str, Any]:
 
 # --- opening ------------------------------------------------------------------------------------
 
-_MIGRATION_CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
-    "etg_ledger_migration")
-
-
 def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
              kind: LedgerKind, rng: str) -> bool:
     """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
@@ -806,19 +794,15 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
         raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
-    applied = _applied(conn)
-    schema = _schema(conn, applied)
+    applied = applied_migrations(conn)
+    schema = schema_age(conn, applied)
     if schema == "newer":
-        _refuse_schema(path, applied, write=True)
+        refuse_schema(path, applied, write=True)
     if fresh:
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
     if schema == "current":
         return False
-    token = _MIGRATION_CONTEXT.set({"key": key, "kind": kind, "rng": rng, "fresh": fresh})
-    try:
-        migrations.apply(Database(conn))
-    finally:
-        _MIGRATION_CONTEXT.reset(token)
+    migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
     return True
 
 
@@ -842,44 +826,6 @@ def _check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -
     if application_id != APPLICATION_ID and not fresh:
         raise LedgerError(f"{path}: not an ETG ledger (application id {application_id:#x}); "
                           f"it was not changed")
-
-
-def _applied(conn: sqlite3.Connection) -> list[str]:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_sqlite_migrations'"
-                          ).fetchone()
-    if not exists:
-        return []
-    return [r[0] for r in conn.execute(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'etg-ledger' ORDER BY rowid")]
-
-
-def _schema(conn: sqlite3.Connection, applied: list[str]) -> str:
-    """"current", "older" (to migrate) or "newer" (never touched).
-
-    A newer program's migrations follow ours. Whether the file still needs
-    converting is read from the tables themselves (the compact chain has a
-    ``format`` column), not from the migrations table: an edited migrations
-    table is for verify to report, never a reason to migrate again.
-    """
-    known = list(MIGRATIONS)
-    if applied[:len(known)] == known and any(name not in known for name in applied):
-        return "newer"
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
-    if "format" in columns:
-        return "current"
-    return "newer" if any(name not in known for name in applied) else "older"
-
-
-def _refuse_schema(path: Path, applied: list[str], write: bool) -> None:
-    unknown = [name for name in applied if name not in MIGRATIONS]
-    if unknown:
-        raise LedgerError(f"{path}: written by a newer program (schema {', '.join(unknown)}); "
-                          f"this program knows {len(MIGRATIONS)} migrations and will not "
-                          f"touch it")
-    if not write:
-        raise LedgerError(f"{path}: written by an older program (schema {len(applied)} of "
-                          f"{len(MIGRATIONS)}); the kiosk converts it at its next start, "
-                          f"audit commands never change a ledger")
 
 
 def _check_anchored_identity(conn: sqlite3.Connection, path: Path) -> None:
@@ -906,125 +852,3 @@ def _check_header(path: Path, anchored: bool = False) -> None:
         raise LedgerError(
             f"{path}: not an SQLite database (garbage or truncated); it was not changed"
         )
-
-
-# --- migrations ---------------------------------------------------------------------------------
-
-_SCHEMA_1 = [
-    "CREATE TABLE journal (seq INTEGER PRIMARY KEY, round INTEGER NOT NULL, command TEXT NOT NULL,"
-    " actor TEXT, at TEXT NOT NULL, events TEXT NOT NULL)",
-    "CREATE INDEX journal_round ON journal (round)",
-    "CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL)",
-    "CREATE TABLE hand_ledger (round INTEGER PRIMARY KEY, ended_at TEXT NOT NULL,"
-    " outcome TEXT NOT NULL, record TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)",
-    "CREATE TABLE meters (paytable_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
-    " value INTEGER NOT NULL, PRIMARY KEY (paytable_id, seat, name))",
-    "CREATE TABLE event_log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL,"
-    " actor TEXT, details TEXT NOT NULL)",
-    "CREATE TABLE paytables (sha256 TEXT PRIMARY KEY, id TEXT NOT NULL, source TEXT NOT NULL)",
-    "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    *(
-        f"CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
-        for table in ("journal", "hand_ledger", "event_log")
-        for verb in ("update", "delete")
-    ),
-]
-
-
-@migrations(name="0001_initial")
-def _initial(db: Database) -> None:
-    for statement in _SCHEMA_1:
-        db.execute(statement)
-
-
-@migrations(name="0002_checkpoints")
-def _checkpoints(db: Database) -> None:
-    db.execute(
-        "CREATE TABLE checkpoints (round INTEGER PRIMARY KEY, hash TEXT NOT NULL,"
-        " event_id INTEGER NOT NULL, meters TEXT NOT NULL)"
-    )
-
-
-@migrations(name="0003_chained_ledger")
-def _chained(db: Database) -> None:
-    """One keyed chain for every row; an older ledger's rows are carried over into it."""
-    from etg.ledger.legacy import convert
-
-    context = _MIGRATION_CONTEXT.get()
-    db.execute(
-        "CREATE TABLE entries (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
-        " round INTEGER NOT NULL, at TEXT NOT NULL, actor TEXT, tag TEXT,"
-        " body TEXT NOT NULL, hash BLOB NOT NULL)")
-    db.execute("CREATE INDEX entries_kind ON entries (kind, seq)")
-    db.execute("CREATE INDEX entries_round ON entries (kind, round, seq)")
-    db.execute("CREATE INDEX entries_tag ON entries (tag, seq)")
-    for verb in ("update", "delete"):
-        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
-                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-    if not context["fresh"]:  # a new ledger's genesis is its first compact entry (0004)
-        writer = _Writer(db.conn, context["key"])
-        writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
-                                          "kind": context["kind"].value, "rng": context["rng"],
-                                          "created_at": now()})
-        convert(db.conn, writer)
-    for table in ("journal", "snapshots", "hand_ledger", "event_log", "paytables", "settings",
-                  "checkpoints"):
-        db.execute(f"DROP TABLE {table}")
-
-
-_PARTIAL_INDEXES = {
-    "entries_checkpoints": "(seq) WHERE kind = 'checkpoint'",
-    "entries_rounds": "(round) WHERE kind = 'round'",
-    "entries_events": "(seq) WHERE kind = 'event'",
-    "entries_event_tags": "(tag) WHERE kind = 'event'",
-    "entries_settings": "(tag) WHERE kind = 'setting'",
-    "entries_paytables": "(tag) WHERE kind = 'paytable'",
-    "entries_schema": "(seq) WHERE kind = 'schema'",
-}
-"""What the readers look up, each index on its own kind: a command, most of the entries,
-is written into the table alone (the rowid is the chain's order), and a round into one index."""
-
-
-@migrations(name="0004_compact_ledger")
-def _compact(db: Database) -> None:
-    """The compact format (:mod:`etg.ledger.entry`): entries written from now on are compact,
-    the verbose ones stay as they were, sealed by the first compact entry (written by
-    :meth:`Ledger.open` with the layout, as the migration's own transaction ends).
-
-    The table is made again with the columns' new types (times as integers, bodies as
-    bytes) and the verbose rows copied into it unchanged: their text keeps its type
-    (an ISO time is not a number to SQLite), so their hashes still hold.
-    """
-    db.execute("CREATE TABLE entries_compact (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
-               " round INTEGER NOT NULL, at INTEGER NOT NULL, actor TEXT, tag TEXT,"
-               " body BLOB NOT NULL, hash BLOB NOT NULL, format INTEGER)")
-    db.execute("INSERT INTO entries_compact (seq, kind, round, at, actor, tag, body, hash) "
-               "SELECT seq, kind, round, at, actor, tag, body, hash FROM entries ORDER BY seq")
-    db.execute("DROP TABLE entries")
-    db.execute("ALTER TABLE entries_compact RENAME TO entries")
-    for name, definition in _PARTIAL_INDEXES.items():
-        db.execute(f"CREATE INDEX {name} ON entries {definition}")
-    for verb in ("update", "delete"):
-        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
-                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-
-
-class _Writer:
-    """Appends chained entries during a migration, before a :class:`Ledger` exists."""
-
-    def __init__(self, conn: sqlite3.Connection, key: bytes) -> None:
-        self.conn, self.key = conn, key
-        self.seq, self.hash = 0, GENESIS
-
-    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
-               actor: str | None = None, at: str | None = None) -> None:
-        at = at or now()
-        text = canonical(body)
-        self.seq += 1
-        self.hash = link(self.key, self.hash,
-                         entry_content(self.seq, kind.value, round_, at, actor, tag, text))
-        self.conn.execute(
-            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [self.seq, kind.value, round_, at, actor, tag, text, self.hash])
