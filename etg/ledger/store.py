@@ -41,7 +41,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from etg.config.places import data_dir
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
@@ -62,6 +61,14 @@ from etg.ledger.entry import (
     entry_of,
     micros,
 )
+from etg.ledger.ledger_file import (
+    APPLICATION_ID,
+    PAGE_SIZE,
+    check_anchored_identity,
+    check_header,
+    check_identity,
+    connect_readonly,
+)
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
@@ -70,29 +77,13 @@ from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, n
 
 __all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
 
-APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
-_HEADER = b"SQLite format 3\x00"
-
 CHECKPOINT_EVERY = 100
 """Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
-
-PAGE_SIZE = 1024
-"""A new ledger's page size: an append dirties one small page, not 4 KB (issue 11)."""
 
 
 _BY_TAG = {EntryKind.PAYTABLE: "entries_paytables", EntryKind.SETTING: "entries_settings"}
 """The partial indexes of the kinds looked up by tag: reading all of a kind in chain order
 goes through them (the planner would rather scan the table by ``seq``)."""
-
-
-def default_path(demo_of: str | None = None) -> Path:
-    """The ledger in the platform's per-user data directory, never inside the program.
-
-    Demo play gets a ledger of its own per paytable version (``demo_of``, e.g.
-    ``md-community-5-e87bf504``): it never touches the cabinet's meters, and an
-    edited paytable starts a fresh demo instead of tilting the old one.
-    """
-    return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
 
 
 class Ledger:
@@ -141,7 +132,7 @@ class Ledger:
             raise LedgerError(f"{path}: the ledger file is missing, but its anchor "
                               f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
-            _check_header(path, anchored=chain.anchor_path(path).exists())
+            check_header(path, anchored=chain.anchor_path(path).exists())
         try:
             key = chain.load_or_create_key(key_path)
         except (chain.LedgerKeyError, OSError) as error:
@@ -158,7 +149,7 @@ class Ledger:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
         try:
             if not fresh and chain.anchor_path(path).exists():
-                _check_anchored_identity(conn, path)
+                check_anchored_identity(conn, path)
             migrated = _prepare(conn, path, fresh, key, kind, rng)
             ledger = cls(conn, path, key, readonly=False)
             ledger._after_migration(migrated, kind, rng)
@@ -205,14 +196,14 @@ class Ledger:
         path = Path(path)
         if not path.exists():
             raise LedgerError(f"{path}: no such ledger")
-        _check_header(path)
+        check_header(path)
         try:
             key: bytes | None = chain.load_key(key_path or chain.default_key_path())
         except chain.LedgerKeyError:
             key = None
         try:
-            conn = _connect_readonly(path, cls.busy_timeout_s)
-            _check_identity(conn, path)
+            conn = connect_readonly(path, cls.busy_timeout_s)
+            check_identity(conn, path)
             applied = applied_migrations(conn)
             if schema_age(conn, applied) != "current":
                 refuse_schema(path, applied, write=False)
@@ -787,7 +778,7 @@ def _logged(entry: Entry) -> dict[str, Any]:
 def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
              kind: LedgerKind, rng: str) -> bool:
     """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
-    _check_identity(conn, path, fresh)
+    check_identity(conn, path, fresh)
     if fresh:
         conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before the first table: fixed after
     if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
@@ -804,51 +795,3 @@ def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
         return False
     migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
     return True
-
-
-def _connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:
-    """Read-only; on read-only media (no ``-shm`` can be made) as an immutable file."""
-    uri = path.resolve().as_uri()
-    try:
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
-                               timeout=timeout, check_same_thread=False)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError as error:
-        if "unable to open" not in str(error) and "readonly" not in str(error):
-            raise
-    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
-                           check_same_thread=False)
-
-
-def _check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -> None:
-    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    if application_id != APPLICATION_ID and not fresh:
-        raise LedgerError(f"{path}: not an ETG ledger (application id {application_id:#x}); "
-                          f"it was not changed")
-
-
-def _check_anchored_identity(conn: sqlite3.Connection, path: Path) -> None:
-    """A file with an anchor must still be a ledger: it is never re-created in place."""
-    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    if application_id != APPLICATION_ID or not tables:
-        raise LedgerError(f"{path}: the file holds none of the ledger its anchor "
-                          f"{chain.anchor_path(path)} records (an emptied file or a deleted "
-                          f"-wal); it was left as it is")
-
-
-def _check_header(path: Path, anchored: bool = False) -> None:
-    try:
-        with path.open("rb") as file:
-            header = file.read(len(_HEADER))
-    except OSError as error:
-        raise LedgerError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
-    if not header:
-        anchor = " although its anchor records a ledger" if anchored else ""
-        raise LedgerError(f"{path}: the ledger file is empty (0 bytes){anchor}; it was not "
-                          f"replaced by a new one")
-    if header != _HEADER:
-        raise LedgerError(
-            f"{path}: not an SQLite database (garbage or truncated); it was not changed"
-        )
