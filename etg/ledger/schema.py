@@ -18,8 +18,8 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
-from etg.ledger.chain import GENESIS, canonical, link
-from etg.ledger.entry import EntryKind, verbose_content
+from etg.ledger.entry import EntryKind
+from etg.ledger.legacy import VerboseWriter, convert
 from etg.ledger.terms import LedgerError, LedgerKind, now
 
 __all__ = ["MIGRATIONS", "applied_migrations", "migrate", "refuse_schema", "schema_age"]
@@ -123,8 +123,6 @@ def _checkpoints(db: Database) -> None:
 @migrations(name="0003_chained_ledger")
 def _chained(db: Database) -> None:
     """One keyed chain for every row; an older ledger's rows are carried over into it."""
-    from etg.ledger.legacy import convert
-
     context = _MIGRATION_CONTEXT.get()
     db.execute(
         "CREATE TABLE entries (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
@@ -137,7 +135,7 @@ def _chained(db: Database) -> None:
         db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
                    f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
     if not context["fresh"]:  # a new ledger's genesis is its first compact entry (0004)
-        writer = _Writer(db.conn, context["key"])
+        writer = VerboseWriter(db.conn, context["key"])
         writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
                                           "kind": context["kind"].value, "rng": context["rng"],
                                           "created_at": now()})
@@ -182,23 +180,3 @@ def _compact(db: Database) -> None:
     for verb in ("update", "delete"):
         db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
                    f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-
-
-class _Writer:
-    """Appends chained entries during a migration, before a :class:`Ledger` exists."""
-
-    def __init__(self, conn: sqlite3.Connection, key: bytes) -> None:
-        self.conn, self.key = conn, key
-        self.seq, self.hash = 0, GENESIS
-
-    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
-               actor: str | None = None, at: str | None = None) -> None:
-        at = at or now()
-        text = canonical(body)
-        self.seq += 1
-        self.hash = link(self.key, self.hash,
-                         verbose_content(self.seq, kind.value, round_, at, actor, tag, text))
-        self.conn.execute(
-            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [self.seq, kind.value, round_, at, actor, tag, text, self.hash])
