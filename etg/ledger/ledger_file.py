@@ -1,4 +1,4 @@
-"""The ledger as a file: where it lives, whether a file is one, a read-only connection to it.
+"""The ledger as a file: where it lives, whether a file is one, its pragmas, reading it only.
 
 A file that is not an ETG ledger (another program's database, garbage, an
 emptied file, a file that lost what its anchor records) is refused before
@@ -12,10 +12,11 @@ from pathlib import Path
 
 from etg.config.places import data_dir
 from etg.ledger import chain
+from etg.ledger.schema import applied_migrations, refuse_schema, schema_age
 from etg.ledger.terms import LedgerError
 
 __all__ = ["APPLICATION_ID", "PAGE_SIZE", "check_anchored_identity", "check_header",
-           "check_identity", "connect_readonly", "default_path"]
+           "check_identity", "connect_readonly", "default_path", "prepare"]
 
 APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
 _HEADER = b"SQLite format 3\x00"
@@ -32,6 +33,27 @@ def default_path(demo_of: str | None = None) -> Path:
     edited paytable starts a fresh demo instead of tilting the old one.
     """
     return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
+
+
+def prepare(conn: sqlite3.Connection, path: Path, fresh: bool) -> bool:
+    """Check the file is ours and set its pragmas; True if its schema is older (to migrate).
+
+    A file written by a newer program is refused here, before any migration.
+    """
+    check_identity(conn, path, fresh)
+    if fresh:
+        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before the first table: fixed after
+    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
+        raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    applied = applied_migrations(conn)
+    schema = schema_age(conn, applied)
+    if schema == "newer":
+        refuse_schema(path, applied, write=True)
+    if fresh:
+        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    return schema != "current"
 
 
 def connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:

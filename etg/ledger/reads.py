@@ -185,6 +185,10 @@ class LedgerReads:
         seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
         return seq, digest, int(last_round[0]) if last_round and last_round[0] else 0
 
+    def _compact_entries(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM entries WHERE format = 1 LIMIT 1"
+                                 ).fetchone() is not None
+
     def _read_layouts(self) -> None:
         found: list[tuple[int, Any, Any]] = [(int(seq), body, dictionary) for seq, body, dictionary
                                              in self.carried.get("layouts", [])]

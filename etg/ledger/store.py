@@ -26,6 +26,12 @@ One process writes (the kiosk or autoplay, under :mod:`etg.ledger.lock`);
 audit commands open the file read-only and never write. A file that is not
 ours, is damaged, or was written by a newer program is refused and never
 overwritten; neither is an empty one.
+
+Here: :class:`Ledger`'s opening, transactions and append path, and the names
+its callers import (``__all__``). It inherits its reads (:mod:`etg.ledger.reads`,
+:mod:`etg.ledger.history`); the file's checks and pragmas, the schema and the
+shared words have modules of their own (:mod:`etg.ledger.ledger_file`,
+:mod:`etg.ledger.schema`, :mod:`etg.ledger.terms`).
 """
 
 from __future__ import annotations
@@ -60,12 +66,11 @@ from etg.ledger.entry import (
 )
 from etg.ledger.history import LedgerHistory
 from etg.ledger.ledger_file import (
-    APPLICATION_ID,
-    PAGE_SIZE,
     check_anchored_identity,
     check_header,
     check_identity,
     connect_readonly,
+    prepare,
 )
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
@@ -136,7 +141,9 @@ class Ledger(LedgerHistory):
         try:
             if not fresh and chain.anchor_path(path).exists():
                 check_anchored_identity(conn, path)
-            migrated = _prepare(conn, path, fresh, key, kind, rng)
+            migrated = prepare(conn, path, fresh)
+            if migrated:
+                migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
             ledger = cls(conn, path, key, readonly=False)
             ledger._after_migration(migrated, kind, rng)
             return ledger
@@ -386,31 +393,3 @@ class Ledger(LedgerHistory):
         if layout is None:
             raise LedgerError(f"{self.path}: no layout is recorded; the ledger cannot be written")
         return layout
-
-    def _compact_entries(self) -> bool:
-        return self.conn.execute("SELECT 1 FROM entries WHERE format = 1 LIMIT 1"
-                                 ).fetchone() is not None
-
-
-# --- opening ------------------------------------------------------------------------------------
-
-def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
-             kind: LedgerKind, rng: str) -> bool:
-    """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
-    check_identity(conn, path, fresh)
-    if fresh:
-        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before the first table: fixed after
-    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
-        raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    applied = applied_migrations(conn)
-    schema = schema_age(conn, applied)
-    if schema == "newer":
-        refuse_schema(path, applied, write=True)
-    if fresh:
-        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    if schema == "current":
-        return False
-    migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
-    return True
