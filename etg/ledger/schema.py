@@ -162,7 +162,7 @@ is written into the table alone (the rowid is the chain's order), and a round in
 def _compact(db: Database) -> None:
     """The compact format (:mod:`etg.ledger.entry`): entries written from now on are compact,
     the verbose ones stay as they were, sealed by the first compact entry (written by
-    :meth:`Ledger.open` with the layout, as the migration's own transaction ends).
+    :meth:`~etg.ledger.store.Ledger.open` with the layout, as the migration's own transaction ends).
 
     The table is made again with the columns' new types (times as integers, bodies as
     bytes) and the verbose rows copied into it unchanged: their text keeps its type

@@ -78,7 +78,8 @@ from etg.ledger.round_codec import encode_round
 from etg.ledger.schema import applied_migrations, migrate, refuse_schema, schema_age
 from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
-__all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
+__all__ = ["CHECKPOINT_EVERY", "Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind",
+           "Problem", "Span"]
 
 CHECKPOINT_EVERY = 100
 """Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
