@@ -123,7 +123,7 @@ def quick_commits(request: pytest.FixtureRequest,
     """
     if request.node.get_closest_marker("durable_commits") is None:
         # Every ledger connection passes through Database(conn): the migrations of a new
-        # ledger, then Ledger.__init__ after _prepare has set synchronous=FULL.
+        # ledger, then Ledger.__init__ after ledger_file.prepare has set synchronous=FULL.
         monkeypatch.setattr("etg.ledger.store.Database", _UnsyncedDatabase)
         monkeypatch.setattr(os, "fsync", _no_fsync)
     yield

@@ -66,7 +66,8 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     from etg.ui import heap
 
     heap.settle()  # before anything large is made (etg.ui.heap)
-    from etg.ledger.store import LedgerKind, default_path
+    from etg.ledger.ledger_file import default_path
+    from etg.ledger.store import LedgerKind
     from etg.ui.display import NoDisplay, probe_display
     from etg.ui.kiosk import run_kiosk
     from etg.ui.options import RunOptions

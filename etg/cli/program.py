@@ -26,7 +26,7 @@ class _Program(click.Group):
     """The command group: a storage or decoding fault ends in one line and exit 2, not a trace."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        from etg.ledger.store import LedgerError, describe
+        from etg.ledger.terms import LedgerError, describe
 
         try:
             return super().invoke(ctx)

@@ -32,7 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from etg.ledger.entry import EntryKind
-from etg.ledger.store import APPLICATION_ID, Ledger, LedgerError, Problem, now
+from etg.ledger.ledger_file import APPLICATION_ID
+from etg.ledger.store import Ledger, LedgerError, Problem
+from etg.ledger.terms import now
 
 ARCHIVE_TABLE = ("CREATE TABLE archive (ledger_id TEXT NOT NULL, first INTEGER NOT NULL,"
                  " last INTEGER NOT NULL, head BLOB NOT NULL, carried TEXT NOT NULL,"

@@ -8,6 +8,10 @@ carried round keeps its old hash (``legacy_hash``), and a ``schema`` entry
 records the old chain's head, which ``etg ledger verify --full`` recomputes.
 A checkpoint of the state as it stood closes the conversion, so a restart and
 the recomputation of credits and progressive meters start from it.
+
+No :class:`~etg.ledger.store.Ledger` exists yet: a :class:`VerboseWriter` chains
+the entries. The module imports none of the ledger's modules that import it
+(:mod:`etg.ledger.schema` runs it, :mod:`etg.ledger.verify` recomputes the seal).
 """
 
 from __future__ import annotations
@@ -15,15 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from etg.core.engine import apply
 from etg.core.state import TableState
-from etg.ledger.chain import canonical
-from etg.ledger.codec import load_command, load_state
-
-if TYPE_CHECKING:
-    from etg.ledger.store import _Writer
+from etg.ledger.chain import GENESIS, canonical, link
+from etg.ledger.codec import dump_state, load_command, load_state
+from etg.ledger.entry import EntryKind, verbose_content
+from etg.ledger.terms import now
 
 LEGACY_GENESIS = "0" * 64
 
@@ -33,9 +36,7 @@ def legacy_hash(previous: str, record: dict[str, Any]) -> str:
     return hashlib.sha256((previous + canonical(record)).encode()).hexdigest()
 
 
-def convert(conn: sqlite3.Connection, writer: _Writer) -> None:
-    from etg.ledger.store import EntryKind
-
+def convert(conn: sqlite3.Connection, writer: VerboseWriter) -> None:
     for sha256, paytable_id, source in conn.execute(
             "SELECT sha256, id, source FROM paytables ORDER BY rowid"):
         writer.append(EntryKind.PAYTABLE, {"id": paytable_id, "source": source}, tag=sha256)
@@ -85,10 +86,31 @@ def convert(conn: sqlite3.Connection, writer: _Writer) -> None:
         "reason": "migration", "rounds": rounds, "round": state.round.number,
         "phase": state.phase.value, "credits": list(state.credits),
         "progressives": [None if m is None else m.cents for m in state.meters],
-        "meters": meters, "state": json.loads(_dump(state)),
+        "meters": meters, "state": json.loads(dump_state(state)),
         "round_open": None if open_round is None or before is None else
         {**open_round, "credits": before},
     }, round_=state.round.number, tag="migration")
+
+
+class VerboseWriter:
+    """Appends chained entries in the verbose format during the migration, before a
+    :class:`~etg.ledger.store.Ledger` exists."""
+
+    def __init__(self, conn: sqlite3.Connection, key: bytes) -> None:
+        self.conn, self.key = conn, key
+        self.seq, self.hash = 0, GENESIS
+
+    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
+               actor: str | None = None, at: str | None = None) -> None:
+        at = at or now()
+        text = canonical(body)
+        self.seq += 1
+        self.hash = link(self.key, self.hash,
+                         verbose_content(self.seq, kind.value, round_, at, actor, tag, text))
+        self.conn.execute(
+            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [self.seq, kind.value, round_, at, actor, tag, text, self.hash])
 
 
 def _current_state(conn: sqlite3.Connection) -> TableState | None:
@@ -107,9 +129,3 @@ def _credits_at_open(conn: sqlite3.Connection, round_number: int) -> list[int] |
         "SELECT s.state FROM snapshots s JOIN journal j ON j.seq = s.seq "
         "WHERE j.round = ? ORDER BY s.seq DESC LIMIT 1", [round_number]).fetchone()
     return None if row is None else list(load_state(row[0]).credits)
-
-
-def _dump(state: TableState) -> str:
-    from etg.ledger.codec import dump_state
-
-    return dump_state(state)

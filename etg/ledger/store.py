@@ -26,148 +26,85 @@ One process writes (the kiosk or autoplay, under :mod:`etg.ledger.lock`);
 audit commands open the file read-only and never write. A file that is not
 ours, is damaged, or was written by a newer program is refused and never
 overwritten; neither is an empty one.
+
+Here: :class:`Ledger`'s opening, transactions and append path, and the names
+its callers import (``__all__``). It inherits its reads (:mod:`etg.ledger.reads`,
+:mod:`etg.ledger.history`); the file's checks and pragmas, the schema and the
+shared words have modules of their own (:mod:`etg.ledger.ledger_file`,
+:mod:`etg.ledger.schema`, :mod:`etg.ledger.terms`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import json
 import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
-from etg.config.places import data_dir
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
 from etg.ledger import chain
-from etg.ledger.chain import GENESIS, Anchor, canonical, link
+from etg.ledger.chain import Anchor
 from etg.ledger.codec import dump_command, dump_state
-from etg.ledger.compact import Layout, Layouts, current_layout
+from etg.ledger.compact import Layout, current_layout
 from etg.ledger.entry import (
     COMPACT,
-    ENTRY_SELECT,
     ROUND_HEADER,
     Entry,
     EntryKind,
     check_label,
-    checkpoint_data,
     compact_content,
     encode_body,
-    entry_of,
     micros,
-    verbose_content,
+)
+from etg.ledger.history import LedgerHistory
+from etg.ledger.ledger_file import (
+    check_anchored_identity,
+    check_header,
+    check_identity,
+    connect_readonly,
+    prepare,
 )
 from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
+from etg.ledger.schema import applied_migrations, migrate, refuse_schema, schema_age
+from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
-__all__ = ["Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind", "Problem", "Span"]
-
-APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
-_HEADER = b"SQLite format 3\x00"
+__all__ = ["CHECKPOINT_EVERY", "Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind",
+           "Problem", "Span"]
 
 CHECKPOINT_EVERY = 100
 """Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
 
-PAGE_SIZE = 1024
-"""A new ledger's page size: an append dirties one small page, not 4 KB (issue 11)."""
 
-migrations = Migrations("etg-ledger")
-MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger")
-"""The migrations this program knows, in order (a file with others is from a newer program)."""
+class Ledger(LedgerHistory):
+    """One ledger file. Use :meth:`open` (the one writer) or :meth:`open_readonly` (audits).
 
-
-_BY_TAG = {EntryKind.PAYTABLE: "entries_paytables", EntryKind.SETTING: "entries_settings"}
-"""The partial indexes of the kinds looked up by tag: reading all of a kind in chain order
-goes through them (the planner would rather scan the table by ``seq``)."""
-
-
-class LedgerError(RuntimeError):
-    """The file cannot be used as a ledger; the message says why. Nothing was written."""
-
-
-class LedgerKind(Enum):
-    """What a ledger's money is (SPEC §5): the real kiosk never plays on a demo or test ledger."""
-
-    REAL = "real"
-    DEMO = "demo"  # etg run --demo: bots, DEMO on screen
-    TEST = "test"  # etg autoplay and the tests
-
-
-def default_path(demo_of: str | None = None) -> Path:
-    """The ledger in the platform's per-user data directory, never inside the program.
-
-    Demo play gets a ledger of its own per paytable version (``demo_of``, e.g.
-    ``md-community-5-e87bf504``): it never touches the cabinet's meters, and an
-    edited paytable starts a fresh demo instead of tilting the old one.
+    Here it is opened, made, transacted and written; it reads its chain as
+    :class:`~etg.ledger.reads.LedgerReads` and its money story as
+    :class:`~etg.ledger.history.LedgerHistory`.
     """
-    return data_dir() / (f"demo-{demo_of}.db" if demo_of else "ledger.db")
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One integrity failure: what is wrong, in words an operator can act on."""
-
-    check: str  # quick_check, chain, anchor, meters, credits, progressive, paytable, ...
-    message: str
-
-
-@dataclass(frozen=True)
-class Span:
-    """Part of the ledger for an audit: rounds ``first_round``..``last_round`` (inclusive),
-    entries written at or after ``since`` and before ``before`` (ISO 8601 UTC text, as the
-    ledger shows times); ``None`` leaves that side open."""
-
-    first_round: int | None = None
-    last_round: int | None = None
-    since: str | None = None
-    before: str | None = None
-
-
-entry_content = verbose_content  # the verbose format's content (legacy conversion, tests)
-
-
-class Ledger:
-    """One ledger file. Use :meth:`open` (the one writer) or :meth:`open_readonly` (audits)."""
 
     busy_timeout_s = 5.0
     """How long a write waits for a lock someone else holds before it is a fault (a tilt)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, key: bytes | None,
                  readonly: bool) -> None:
-        self.conn = conn
         self.db = Database(conn)
-        self.path = path
         self.key = key
         self.readonly = readonly
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
         self._depth = 0
-        self.layouts = Layouts()
-        self._settings: dict[str, str | None] = {}
-        self._head_seq, self._head_hash, self._rounds = self._read_head()
-        self._indexes = {str(r[0]) for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries'")}
-        self.carried: dict[str, Any] = {}  # what archived entries left behind for readers
-        self._read_carried()
-        self._read_layouts()
-        self.ledger_id = ""
-        self.kind: LedgerKind | None = None
-        self._read_genesis()
+        super().__init__(conn, path)
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -187,7 +124,7 @@ class Ledger:
             raise LedgerError(f"{path}: the ledger file is missing, but its anchor "
                               f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
-            _check_header(path, anchored=chain.anchor_path(path).exists())
+            check_header(path, anchored=chain.anchor_path(path).exists())
         try:
             key = chain.load_or_create_key(key_path)
         except (chain.LedgerKeyError, OSError) as error:
@@ -204,8 +141,10 @@ class Ledger:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
         try:
             if not fresh and chain.anchor_path(path).exists():
-                _check_anchored_identity(conn, path)
-            migrated = _prepare(conn, path, fresh, key, kind, rng)
+                check_anchored_identity(conn, path)
+            migrated = prepare(conn, path, fresh)
+            if migrated:
+                migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
             ledger = cls(conn, path, key, readonly=False)
             ledger._after_migration(migrated, kind, rng)
             return ledger
@@ -251,17 +190,17 @@ class Ledger:
         path = Path(path)
         if not path.exists():
             raise LedgerError(f"{path}: no such ledger")
-        _check_header(path)
+        check_header(path)
         try:
             key: bytes | None = chain.load_key(key_path or chain.default_key_path())
         except chain.LedgerKeyError:
             key = None
         try:
-            conn = _connect_readonly(path, cls.busy_timeout_s)
-            _check_identity(conn, path)
-            applied = _applied(conn)
-            if _schema(conn, applied) != "current":
-                _refuse_schema(path, applied, write=False)
+            conn = connect_readonly(path, cls.busy_timeout_s)
+            check_identity(conn, path)
+            applied = applied_migrations(conn)
+            if schema_age(conn, applied) != "current":
+                refuse_schema(path, applied, write=False)
             return cls(conn, path, key, readonly=True)
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: {describe(error)}") from None
@@ -448,227 +387,6 @@ class Ledger:
                 "round_open": round_open}
         return self.append(EntryKind.CHECKPOINT, body, round_=state.round.number, tag=reason)
 
-    # --- reading ----------------------------------------------------------------------------
-
-    @property
-    def head(self) -> tuple[int, bytes]:
-        return self._head_seq, self._head_hash
-
-    def round_count(self) -> int:
-        """The last round in the hand ledger (rounds are numbered 1, 2, 3 ... without gaps)."""
-        return self._rounds
-
-    def genesis(self) -> dict[str, Any] | None:
-        if self.carried.get("genesis") is not None:  # archived: never look for it
-            carried: dict[str, Any] = self.carried["genesis"]
-            return carried
-        found: dict[str, Any] | None = self._first(EntryKind.GENESIS)
-        return found
-
-    def setting(self, key: str) -> str | None:
-        """A setting's newest value (kept in memory once read: asked for at every round)."""
-        if key not in self._settings:
-            value = self._last(EntryKind.SETTING, key)
-            if value is None:  # recorded before an archive's cut
-                value = self.carried.get("settings", {}).get(key)
-            self._settings[key] = None if value is None else str(value)
-        return self._settings[key]
-
-    def paytable_source(self, sha256: str) -> dict[str, Any] | None:
-        found: dict[str, Any] | None = self._last(EntryKind.PAYTABLE, sha256)
-        if found is None:  # recorded before an archive's cut
-            found = dict(self.carried.get("paytables", [])).get(sha256)
-        return found
-
-    def last_checkpoint(self) -> tuple[int, dict[str, Any], TableState] | None:
-        """The newest checkpoint: its entry number, its body and the state it holds.
-
-        Raises ValueError (or KeyError) if it cannot be read; see :meth:`checkpoints`.
-        """
-        for found in self.checkpoints():
-            return found
-        return None
-
-    def checkpoint_seqs(self) -> Iterator[int]:
-        """The checkpoints' entry numbers, newest first, read through their index as they are
-        asked for (a caller that stops at the newest reads one)."""
-        cursor = self.conn.execute("SELECT seq FROM entries WHERE kind = 'checkpoint' "
-                                   "ORDER BY seq DESC")
-        while (row := cursor.fetchone()) is not None:
-            yield int(row[0])
-
-    def checkpoint(self, seq: int) -> tuple[int, dict[str, Any], TableState]:
-        """The checkpoint at entry ``seq``: its body (its ``state`` loaded) and the state.
-
-        Raises ValueError or KeyError if it cannot be read.
-        """
-        entry = self.entry(seq)
-        if entry is None or entry.kind != EntryKind.CHECKPOINT.value:
-            raise KeyError(f"entries row {seq} is not a checkpoint")
-        body, state = checkpoint_data(entry)
-        return seq, body, state
-
-    def checkpoints(self) -> Iterator[tuple[int, dict[str, Any], TableState]]:
-        """Checkpoints newest first, each read when it is reached (raises if unreadable)."""
-        for seq in self.checkpoint_seqs():
-            yield self.checkpoint(seq)
-
-    def entry(self, seq: int) -> Entry | None:
-        row = self.conn.execute(f"SELECT {ENTRY_SELECT} FROM entries WHERE seq = ?",
-                                [seq]).fetchone()
-        return None if row is None else entry_of(row, self.layouts)
-
-    def entries(self, after: int = 0, until: int | None = None,
-                kind: EntryKind | None = None) -> Iterator[Entry]:
-        """Entries after ``after`` in chain order, read in chunks (constant memory)."""
-        sql = f"SELECT {ENTRY_SELECT} FROM entries WHERE seq > ?"
-        args: list[Any] = [after]
-        if until is not None:
-            sql += " AND seq <= ?"
-            args.append(until)
-        if kind is not None:
-            sql += f" AND kind = '{kind.value}'"  # a literal: the partial indexes need one
-            index = _BY_TAG.get(kind)
-            if index is not None and index in self._indexes:  # else SQLite would scan the table
-                sql = sql.replace("FROM entries", f"FROM entries INDEXED BY {index}", 1)
-        cursor = self.conn.execute(sql + " ORDER BY seq", args)
-        layouts = self.layouts
-        while rows := cursor.fetchmany(2000):
-            for r in rows:
-                yield entry_of(r, layouts)
-
-    def entry_hash(self, seq: int) -> bytes | None:
-        if seq == 0:
-            return GENESIS
-        row = self.conn.execute("SELECT CAST(hash AS BLOB) FROM entries WHERE seq = ?",
-                                [seq]).fetchone()
-        return None if row is None else bytes(row[0])
-
-    def journal_after(self, seq: int) -> Iterator[dict[str, Any]]:
-        """The commands after entry ``seq``, in order: what a restart replays.
-
-        Each is ``{"seq", "round", "actor", "at", "command"}``, with ``"events"``
-        when the entry is in the verbose format (which stored them). A body that
-        cannot be read comes back as ``{"command": {}, "unreadable": …}`` so the
-        replay reports it instead of failing.
-        """
-        for e in self.entries(after=seq, kind=EntryKind.COMMAND):
-            body = e.data()
-            if "unreadable" in body or "command" not in body:
-                body = {"command": {}, "unreadable": body.get("unreadable", "?")}
-            yield {"seq": e.seq, "round": e.round, "actor": e.actor, "at": e.at, **body}
-
-    def rounds(self, last: int | None = None, first: int | None = None) -> list[dict[str, Any]]:
-        """Hand-ledger records with their events, oldest first (the ``last`` ones if given)."""
-        if last is not None:
-            rows = self.conn.execute(
-                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' "
-                f"ORDER BY round DESC, seq DESC LIMIT ?", [int(last)]).fetchall()[::-1]
-        else:
-            rows = self.conn.execute(
-                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' AND round >= ? "
-                f"ORDER BY round, seq", [first or 0]).fetchall()
-        records = [self.record_of(entry_of(r, self.layouts)) for r in rows]
-        return [r for r in records if "unreadable" not in r]  # an edited row: verify names it
-
-    def audit_trail(self, span: Span | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Hand-ledger records and event-log entries in chain order, read in chunks.
-
-        Each item is ``("round", record with its events)`` or ``("event",
-        entry)``. ``span`` limits them (see :class:`Span`); memory stays constant
-        whatever the ledger's size, so an export of years of play streams.
-        """
-        span = span or Span()
-        low, high = self._seq_bounds(span)
-        # SQLite leaves out what is neither a round nor an event, and the compact entries
-        # outside the times (their time is a number), before Python sees them; every entry
-        # that comes through is still held against the times as the program shows them.
-        sql = (f"SELECT {ENTRY_SELECT} FROM entries WHERE seq >= ? AND seq <= ? "
-               f"AND kind IN ('round', 'event')")
-        args: list[Any] = [low, high]
-        if span.since is not None:
-            sql += f" AND (format IS NOT {COMPACT} OR typeof(at) != 'integer' OR at >= ?)"
-            args.append(micros(span.since))
-        if span.before is not None:
-            sql += f" AND (format IS NOT {COMPACT} OR typeof(at) != 'integer' OR at < ?)"
-            args.append(micros(span.before))
-        cursor = self.conn.execute(sql + " ORDER BY seq", args)
-        layouts = self.layouts
-        while rows := cursor.fetchmany(500):
-            yield from self._trail(rows, layouts, span)
-
-    def _trail(self, rows: list[Any], layouts: Layouts,
-               span: Span) -> Iterator[tuple[str, dict[str, Any]]]:
-        for row in rows:
-            entry = entry_of(row, layouts)
-            if (span.since is not None and entry.at < span.since) or \
-                    (span.before is not None and entry.at >= span.before):
-                continue
-            if entry.kind == "event":
-                yield "event", _logged(entry)
-                continue
-            record = self.record_of(entry)
-            if "unreadable" not in record:  # an edited row: verify names it
-                yield "round", record
-
-    def record_of(self, entry: Entry) -> dict[str, Any]:
-        """A round entry's record with its events (a verbose round's from its commands)."""
-        record: dict[str, Any] = entry.data()
-        if entry.format == COMPACT or "unreadable" in record:
-            return record
-        if "events" in record:  # a round migrated from a ledger that stored them twice
-            return {k: v for k, v in record.items() if k != "legacy_hash"}
-        commands = self.entries(after=int(record["opened_seq"]) - 1, until=entry.seq - 1,
-                                kind=EntryKind.COMMAND)
-        return {**record, "events": round_events_of(
-            c.data() for c in commands if c.round == record["round"])}
-
-    def event_log(self, kind: str | None = None) -> list[dict[str, Any]]:
-        where, args = ("AND tag = ?", [kind]) if kind else ("", [])
-        rows = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' {where} "
-            f"ORDER BY seq", args).fetchall()
-        return [_logged(entry_of(r, self.layouts)) for r in rows]
-
-    def last_events(self, kinds: tuple[str, ...], limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` event-log entries of these kinds, oldest first.
-
-        Each kind is read backwards through the event log's index of kinds: the cost is
-        the entries asked for, whatever the length of the log.
-        """
-        rows = sorted((row for kind in dict.fromkeys(kinds) for row in self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' AND tag = ? "
-            f"ORDER BY seq DESC LIMIT ?", [kind, limit]).fetchall()),
-            key=lambda row: int(row[0]))[-limit:] if limit > 0 else []
-        return [_logged(entry_of(r, self.layouts)) for r in rows]
-
-    def event_page(self, offset: int, limit: int) -> list[dict[str, Any]]:
-        """``limit`` event-log entries, newest first, after skipping the newest ``offset``.
-
-        Read through the event log's own index: a page costs its own rows,
-        whatever the length of the log.
-        """
-        rows = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'event' "
-            f"ORDER BY seq DESC LIMIT ? OFFSET ?", [limit, offset]).fetchall()
-        return [_logged(entry_of(r, self.layouts)) for r in rows]
-
-    def meters(self) -> dict[str, Counter[tuple[int, str]]]:
-        out: dict[str, Counter[tuple[int, str]]] = {}
-        for paytable_id, seat, name, value in self.conn.execute(
-            "SELECT paytable_id, seat, name, value FROM meters"
-        ).fetchall():
-            out.setdefault(paytable_id, Counter())[(seat, name)] = value
-        return out
-
-    def quick_check(self) -> list[Problem]:
-        result = [r[0] for r in self.conn.execute("PRAGMA quick_check").fetchall()]
-        return [] if result == ["ok"] else [Problem("quick_check", "; ".join(result))]
-
-    @property
-    def schema_version(self) -> int:
-        return len(_applied(self.conn))
-
     # --- helpers ----------------------------------------------------------------------------
 
     def _layout(self) -> Layout:
@@ -676,410 +394,3 @@ class Ledger:
         if layout is None:
             raise LedgerError(f"{self.path}: no layout is recorded; the ledger cannot be written")
         return layout
-
-    def _compact_entries(self) -> bool:
-        return self.conn.execute("SELECT 1 FROM entries WHERE format = 1 LIMIT 1"
-                                 ).fetchone() is not None
-
-    def _read_head(self) -> tuple[int, bytes, int]:
-        row = self.conn.execute(
-            "SELECT seq, CAST(hash AS BLOB) FROM entries "
-            "WHERE seq = (SELECT max(seq) FROM entries)").fetchone()
-        last_round = self.conn.execute(
-            "SELECT max(round) FROM entries WHERE kind = 'round'").fetchone()
-        seq, digest = (int(row[0]), bytes(row[1])) if row else (0, GENESIS)
-        return seq, digest, int(last_round[0]) if last_round and last_round[0] else 0
-
-    def _read_layouts(self) -> None:
-        found: list[tuple[int, Any, Any]] = [(int(seq), body, dictionary) for seq, body, dictionary
-                                             in self.carried.get("layouts", [])]
-        rows = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'schema' ORDER BY seq").fetchall()
-        for row in rows:
-            entry = entry_of(row, None)
-            if entry.tag == "layout":
-                body = entry.data()
-                if "unreadable" not in body:
-                    found.append((entry.seq, body, None))
-        for seq, body, dictionary in sorted(found, key=lambda f: f[0]):
-            layout = self.layouts.add(seq, body)
-            if dictionary is not None:  # its first round went to an archive
-                layout.dictionary = (dictionary[0].encode("utf-8"), dictionary[1].encode("utf-8"))
-        for seq, layout in zip(self.layouts._seqs, self.layouts._layouts, strict=True):
-            if layout.dictionary is not None:
-                continue
-            row = self.conn.execute(  # each layout's first round primes the others
-                f"SELECT {ENTRY_SELECT} FROM entries WHERE seq > ? AND kind = 'round' "
-                f"ORDER BY seq LIMIT 1", [seq]).fetchone()
-            if row is not None:
-                with contextlib.suppress(ValueError, LookupError):  # unreadable: verify names it
-                    entry_of(row, self.layouts).raw(header_only=False)
-
-    def _read_carried(self) -> None:
-        """What archives took from before their cut and readers still need (the newest
-        archive's record carries all of it, the older ones' included)."""
-        rows = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'schema' ORDER BY seq").fetchall()
-        for row in rows:
-            entry = entry_of(row, None)
-            if entry.tag == "archive":
-                body = entry.data()
-                if isinstance(body, dict) and "archived" in body:
-                    self.carried = body
-        if not self.carried and self.conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE name = 'archive'").fetchone():
-            text = self.conn.execute("SELECT carried FROM archive").fetchone()[0]
-            self.carried = json.loads(text)  # an archive file read as a ledger
-
-    def carried_before(self, cut: int) -> dict[str, Any]:
-        """What readers need from the entries before ``cut`` once they are archived."""
-        layouts = []
-        for seq, layout in zip(self.layouts._seqs, self.layouts._layouts, strict=True):
-            if seq < cut:
-                dictionary = layout.dictionary
-                layouts.append([seq, layout.body, None if dictionary is None else
-                                [dictionary[0].decode("utf-8"), dictionary[1].decode("utf-8")]])
-        paytables = {sha: body for sha, body in self.carried.get("paytables", [])}
-        settings = dict(self.carried.get("settings", {}))
-        migrations = self.carried.get("migrations")
-        sealed = self.carried.get("sealed_chain")
-        for entry in self.entries(until=cut - 1):
-            if entry.kind in ("command", "round", "event", "checkpoint"):
-                continue
-            body = entry.data()
-            if entry.kind == EntryKind.PAYTABLE.value and entry.tag:
-                paytables[entry.tag] = body
-            elif entry.kind == EntryKind.SETTING.value and entry.tag:
-                settings[entry.tag] = body
-            elif entry.kind == EntryKind.SCHEMA.value and isinstance(body, dict):
-                migrations = body.get("migrations", migrations)
-                sealed = body.get("sealed_chain", sealed)
-        return {"genesis": self.genesis(), "layouts": layouts,
-                "paytables": sorted([sha, body] for sha, body in paytables.items()),
-                "settings": settings, "migrations": migrations, "sealed_chain": sealed}
-
-    def forget_archived(self) -> None:
-        """Read again what the archive left behind (after :func:`etg.ledger.archive.archive`)."""
-        self._settings.clear()
-        self._read_carried()
-
-    def first_seq(self) -> int:
-        """The first entry the file holds: 1, or the one after the newest archive's cut."""
-        row = self.conn.execute("SELECT min(seq) FROM entries").fetchone()
-        return int(row[0]) if row and row[0] is not None else 1
-
-    def archived_head(self) -> tuple[int, bytes] | None:
-        """The last archived entry and its hash, as the live chain's archive entry records it."""
-        archived = self.carried.get("archived")
-        if not archived:
-            return None
-        return int(archived["last"]), bytes.fromhex(str(archived["head"]))
-
-    def _read_genesis(self) -> None:
-        genesis = self.genesis()
-        genesis = genesis if isinstance(genesis, dict) else {}
-        self.ledger_id = str(genesis.get("ledger_id", ""))
-        kinds = {k.value: k for k in LedgerKind}
-        self.kind = kinds.get(str(genesis.get("kind")))
-
-    def _seq_bounds(self, span: Span) -> tuple[int, int]:
-        """The entries a span of rounds covers: from the first round's opening to the last's record.
-
-        An empty range comes back as ``(1, 0)``.
-        """
-        low, high = 1, self._head_seq
-        if span.first_round is not None:
-            row = self.conn.execute(
-                f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = 'round' AND round >= ? "
-                f"ORDER BY round LIMIT 1", [span.first_round]).fetchone()
-            if row is None:
-                return 1, 0
-            opened = entry_of(row, self.layouts).data().get("opened_seq")
-            low = opened if isinstance(opened, int) else 1
-        if span.last_round is not None:
-            row = self.conn.execute(
-                "SELECT seq FROM entries WHERE kind = 'round' AND round <= ? "
-                "ORDER BY round DESC LIMIT 1", [span.last_round]).fetchone()
-            if row is None:
-                return 1, 0
-            high = int(row[0])
-        return low, high
-
-    def _first(self, kind: EntryKind) -> Any:
-        row = self.conn.execute(f"SELECT {ENTRY_SELECT} FROM entries "
-                                f"WHERE kind = '{kind.value}' ORDER BY seq LIMIT 1").fetchone()
-        return None if row is None else entry_of(row, self.layouts).data()
-
-    def _last(self, kind: EntryKind, tag: str) -> Any:
-        row = self.conn.execute(
-            f"SELECT {ENTRY_SELECT} FROM entries WHERE kind = '{kind.value}' AND tag = ? "
-            f"ORDER BY seq DESC LIMIT 1", [tag]).fetchone()
-        return None if row is None else entry_of(row, self.layouts).data()
-
-
-def round_events_of(commands: Any) -> list[dict[str, Any]]:
-    """A verbose round's events from its command bodies: credits in and out are in the log."""
-    return [e for body in commands for e in body.get("events", ())
-            if e["type"] not in ("CreditsIn", "CreditsOut")]
-
-
-def _logged(entry: Entry) -> dict[str, Any]:
-    return {"id": entry.seq, "at": entry.at, "kind": entry.tag, "actor": entry.actor,
-            "details": entry.data()}
-
-
-def describe(error: sqlite3.Error) -> str:
-    """An SQLite failure in an operator's words."""
-    text = str(error)
-    lowered = text.lower()
-    if "full" in lowered:
-        return f"the disk is full ({text})"
-    if "readonly" in lowered or "read-only" in lowered:
-        return f"the ledger cannot be written: the file or its folder is read-only ({text})"
-    if "locked" in lowered or "busy" in lowered:
-        return f"the ledger is locked by another connection ({text})"
-    if "malformed" in lowered or "not a database" in lowered or "corrupt" in lowered:
-        return f"the ledger file is damaged ({text})"
-    if "unable to open" in lowered:
-        return f"the ledger cannot be opened ({text})"
-    return f"the ledger failed ({type(error).__name__}: {text})"
-
-
-# --- opening ------------------------------------------------------------------------------------
-
-_MIGRATION_CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
-    "etg_ledger_migration")
-
-
-def _prepare(conn: sqlite3.Connection, path: Path, fresh: bool, key: bytes,
-             kind: LedgerKind, rng: str) -> bool:
-    """Check the file is ours, set its pragmas, apply migrations; True if any was applied."""
-    _check_identity(conn, path, fresh)
-    if fresh:
-        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # before the first table: fixed after
-    if conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] != "wal":
-        raise LedgerError(f"{path}: the ledger cannot be put in WAL mode")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    applied = _applied(conn)
-    schema = _schema(conn, applied)
-    if schema == "newer":
-        _refuse_schema(path, applied, write=True)
-    if fresh:
-        conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
-    if schema == "current":
-        return False
-    token = _MIGRATION_CONTEXT.set({"key": key, "kind": kind, "rng": rng, "fresh": fresh})
-    try:
-        migrations.apply(Database(conn))
-    finally:
-        _MIGRATION_CONTEXT.reset(token)
-    return True
-
-
-def _connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:
-    """Read-only; on read-only media (no ``-shm`` can be made) as an immutable file."""
-    uri = path.resolve().as_uri()
-    try:
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
-                               timeout=timeout, check_same_thread=False)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError as error:
-        if "unable to open" not in str(error) and "readonly" not in str(error):
-            raise
-    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
-                           check_same_thread=False)
-
-
-def _check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -> None:
-    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    if application_id != APPLICATION_ID and not fresh:
-        raise LedgerError(f"{path}: not an ETG ledger (application id {application_id:#x}); "
-                          f"it was not changed")
-
-
-def _applied(conn: sqlite3.Connection) -> list[str]:
-    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE name = '_sqlite_migrations'"
-                          ).fetchone()
-    if not exists:
-        return []
-    return [r[0] for r in conn.execute(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'etg-ledger' ORDER BY rowid")]
-
-
-def _schema(conn: sqlite3.Connection, applied: list[str]) -> str:
-    """"current", "older" (to migrate) or "newer" (never touched).
-
-    A newer program's migrations follow ours. Whether the file still needs
-    converting is read from the tables themselves (the compact chain has a
-    ``format`` column), not from the migrations table: an edited migrations
-    table is for verify to report, never a reason to migrate again.
-    """
-    known = list(MIGRATIONS)
-    if applied[:len(known)] == known and any(name not in known for name in applied):
-        return "newer"
-    columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
-    if "format" in columns:
-        return "current"
-    return "newer" if any(name not in known for name in applied) else "older"
-
-
-def _refuse_schema(path: Path, applied: list[str], write: bool) -> None:
-    unknown = [name for name in applied if name not in MIGRATIONS]
-    if unknown:
-        raise LedgerError(f"{path}: written by a newer program (schema {', '.join(unknown)}); "
-                          f"this program knows {len(MIGRATIONS)} migrations and will not "
-                          f"touch it")
-    if not write:
-        raise LedgerError(f"{path}: written by an older program (schema {len(applied)} of "
-                          f"{len(MIGRATIONS)}); the kiosk converts it at its next start, "
-                          f"audit commands never change a ledger")
-
-
-def _check_anchored_identity(conn: sqlite3.Connection, path: Path) -> None:
-    """A file with an anchor must still be a ledger: it is never re-created in place."""
-    application_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-    if application_id != APPLICATION_ID or not tables:
-        raise LedgerError(f"{path}: the file holds none of the ledger its anchor "
-                          f"{chain.anchor_path(path)} records (an emptied file or a deleted "
-                          f"-wal); it was left as it is")
-
-
-def _check_header(path: Path, anchored: bool = False) -> None:
-    try:
-        with path.open("rb") as file:
-            header = file.read(len(_HEADER))
-    except OSError as error:
-        raise LedgerError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
-    if not header:
-        anchor = " although its anchor records a ledger" if anchored else ""
-        raise LedgerError(f"{path}: the ledger file is empty (0 bytes){anchor}; it was not "
-                          f"replaced by a new one")
-    if header != _HEADER:
-        raise LedgerError(
-            f"{path}: not an SQLite database (garbage or truncated); it was not changed"
-        )
-
-
-# --- migrations ---------------------------------------------------------------------------------
-
-_SCHEMA_1 = [
-    "CREATE TABLE journal (seq INTEGER PRIMARY KEY, round INTEGER NOT NULL, command TEXT NOT NULL,"
-    " actor TEXT, at TEXT NOT NULL, events TEXT NOT NULL)",
-    "CREATE INDEX journal_round ON journal (round)",
-    "CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL)",
-    "CREATE TABLE hand_ledger (round INTEGER PRIMARY KEY, ended_at TEXT NOT NULL,"
-    " outcome TEXT NOT NULL, record TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)",
-    "CREATE TABLE meters (paytable_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
-    " value INTEGER NOT NULL, PRIMARY KEY (paytable_id, seat, name))",
-    "CREATE TABLE event_log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, kind TEXT NOT NULL,"
-    " actor TEXT, details TEXT NOT NULL)",
-    "CREATE TABLE paytables (sha256 TEXT PRIMARY KEY, id TEXT NOT NULL, source TEXT NOT NULL)",
-    "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    *(
-        f"CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END"
-        for table in ("journal", "hand_ledger", "event_log")
-        for verb in ("update", "delete")
-    ),
-]
-
-
-@migrations(name="0001_initial")
-def _initial(db: Database) -> None:
-    for statement in _SCHEMA_1:
-        db.execute(statement)
-
-
-@migrations(name="0002_checkpoints")
-def _checkpoints(db: Database) -> None:
-    db.execute(
-        "CREATE TABLE checkpoints (round INTEGER PRIMARY KEY, hash TEXT NOT NULL,"
-        " event_id INTEGER NOT NULL, meters TEXT NOT NULL)"
-    )
-
-
-@migrations(name="0003_chained_ledger")
-def _chained(db: Database) -> None:
-    """One keyed chain for every row; an older ledger's rows are carried over into it."""
-    from etg.ledger.legacy import convert
-
-    context = _MIGRATION_CONTEXT.get()
-    db.execute(
-        "CREATE TABLE entries (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
-        " round INTEGER NOT NULL, at TEXT NOT NULL, actor TEXT, tag TEXT,"
-        " body TEXT NOT NULL, hash BLOB NOT NULL)")
-    db.execute("CREATE INDEX entries_kind ON entries (kind, seq)")
-    db.execute("CREATE INDEX entries_round ON entries (kind, round, seq)")
-    db.execute("CREATE INDEX entries_tag ON entries (tag, seq)")
-    for verb in ("update", "delete"):
-        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
-                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-    if not context["fresh"]:  # a new ledger's genesis is its first compact entry (0004)
-        writer = _Writer(db.conn, context["key"])
-        writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
-                                          "kind": context["kind"].value, "rng": context["rng"],
-                                          "created_at": now()})
-        convert(db.conn, writer)
-    for table in ("journal", "snapshots", "hand_ledger", "event_log", "paytables", "settings",
-                  "checkpoints"):
-        db.execute(f"DROP TABLE {table}")
-
-
-_PARTIAL_INDEXES = {
-    "entries_checkpoints": "(seq) WHERE kind = 'checkpoint'",
-    "entries_rounds": "(round) WHERE kind = 'round'",
-    "entries_events": "(seq) WHERE kind = 'event'",
-    "entries_event_tags": "(tag) WHERE kind = 'event'",
-    "entries_settings": "(tag) WHERE kind = 'setting'",
-    "entries_paytables": "(tag) WHERE kind = 'paytable'",
-    "entries_schema": "(seq) WHERE kind = 'schema'",
-}
-"""What the readers look up, each index on its own kind: a command, most of the entries,
-is written into the table alone (the rowid is the chain's order), and a round into one index."""
-
-
-@migrations(name="0004_compact_ledger")
-def _compact(db: Database) -> None:
-    """The compact format (:mod:`etg.ledger.entry`): entries written from now on are compact,
-    the verbose ones stay as they were, sealed by the first compact entry (written by
-    :meth:`Ledger.open` with the layout, as the migration's own transaction ends).
-
-    The table is made again with the columns' new types (times as integers, bodies as
-    bytes) and the verbose rows copied into it unchanged: their text keeps its type
-    (an ISO time is not a number to SQLite), so their hashes still hold.
-    """
-    db.execute("CREATE TABLE entries_compact (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
-               " round INTEGER NOT NULL, at INTEGER NOT NULL, actor TEXT, tag TEXT,"
-               " body BLOB NOT NULL, hash BLOB NOT NULL, format INTEGER)")
-    db.execute("INSERT INTO entries_compact (seq, kind, round, at, actor, tag, body, hash) "
-               "SELECT seq, kind, round, at, actor, tag, body, hash FROM entries ORDER BY seq")
-    db.execute("DROP TABLE entries")
-    db.execute("ALTER TABLE entries_compact RENAME TO entries")
-    for name, definition in _PARTIAL_INDEXES.items():
-        db.execute(f"CREATE INDEX {name} ON entries {definition}")
-    for verb in ("update", "delete"):
-        db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
-                   f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
-
-
-class _Writer:
-    """Appends chained entries during a migration, before a :class:`Ledger` exists."""
-
-    def __init__(self, conn: sqlite3.Connection, key: bytes) -> None:
-        self.conn, self.key = conn, key
-        self.seq, self.hash = 0, GENESIS
-
-    def append(self, kind: EntryKind, body: Any, *, round_: int = 0, tag: str | None = None,
-               actor: str | None = None, at: str | None = None) -> None:
-        at = at or now()
-        text = canonical(body)
-        self.seq += 1
-        self.hash = link(self.key, self.hash,
-                         entry_content(self.seq, kind.value, round_, at, actor, tag, text))
-        self.conn.execute(
-            "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [self.seq, kind.value, round_, at, actor, tag, text, self.hash])

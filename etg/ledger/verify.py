@@ -54,8 +54,8 @@ from etg.ledger.store import (
     Ledger,
     LedgerError,
     Problem,
-    describe,
 )
+from etg.ledger.terms import describe
 
 __all__ = ["MAX_PROBLEMS", "Recount", "ReplayError", "active_tilts", "check_anchor",
            "check_file", "check_paytable", "check_schema", "rebuild", "replay_one", "verify"]

@@ -78,9 +78,8 @@ from etg.ledger.store import (
     LedgerError,
     LedgerKind,
     Problem,
-    describe,
-    now,
 )
+from etg.ledger.terms import describe, now
 from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one, verify
 from etg.ledger.writer import Dropped, LedgerWriter
 from etg.table.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
