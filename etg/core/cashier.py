@@ -224,16 +224,21 @@ class Cashier:
         self.wagers[seat - 1] = tuple(row)
 
     def _won_on_hands(self) -> dict[tuple[int, int], int]:
-        """Winnings counted against the limit so far this round, per (seat, spot) hand."""
+        """Winnings counted against the limit so far this round, per (seat, spot) hand.
+
+        A result's winnings are what it won less what the limit withheld, however they
+        were paid: a hand pay credits only its stake, the attendant pays the rest, and
+        it still counts (MD Ch. 2 B(5)(b): the limit is per hand, SPEC §5).
+        """
         hands = self._hands
         if hands is None:
             # Earlier commands' settlements are the round's results: one pass, then kept.
             hands = self._hands = {}
             limited = self.limited
-            for seat, spot, payment, paid in self.s.round.settled():
+            for seat, spot, payment, _paid, capped in self.s.round.settled():
                 if payment.kind in limited:
                     key = (seat, spot)
-                    hands[key] = hands.get(key, 0) + paid - payment.returned
+                    hands[key] = hands.get(key, 0) + payment.win - capped
         return hands
 
     def state(self, **changes: Any) -> TableState:
