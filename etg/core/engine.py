@@ -772,25 +772,17 @@ def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
 
 
 def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, Events]:
-    """One seat's wagers on a spot, or one side wager, returned before settlement (MD Ch. 11 C).
+    """One seat's wagers on a spot, or one side wager, returned while no card has been dealt
+    to them (MD Ch. 11 C).
 
-    The round goes on for the rest; a step the void leaves with nothing to do is
-    passed: the last pending decision voided ends the decisions, the last War
-    Wager the War, the last Bonus Spin wager the spin (the wheel spins only for
-    a seat that holds the wager, SPEC §3).
+    The round goes on for the rest, at the same step: a wager voided before the deal
+    that decides it leaves every decision, War Wager and Bonus Spin wager of the
+    round as it was.
     """
     wagers = voided_wagers(s, c)
     events = Events()
     cashier = Cashier(s, events)
     void_wagers(cashier, c, wagers)
-    phase = s.phase
-    if phase is Phase.DECISIONS:
-        return _after_decision(cashier)
-    if phase is Phase.WAR_PENDING and not any(
-            w.decision is _WAR for row in cashier.wagers for w in row):
-        return _finish(cashier)
-    if phase is Phase.BONUS_SPIN and not any(cashier.bonus):
-        return _complete(cashier)
     return cashier.state(), events
 
 
