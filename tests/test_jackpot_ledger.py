@@ -27,6 +27,7 @@ from etg.core.commands import (
     Decide,
     NextRound,
     OpenBets,
+    PlaceBonusSpin,
     PlaceWager,
     Settle,
     Shuffle,
@@ -34,10 +35,11 @@ from etg.core.commands import (
     SignInDealer,
     Tip,
     ValidateJackpot,
+    Void,
     WarDeal,
 )
 from etg.core.jackpot import JackpotRules
-from etg.core.paytable import Decision
+from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.refusal import Reason, Refused
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
@@ -337,3 +339,47 @@ def test_tips_leave_the_credits_for_the_dealers_tips_meter_and_never_touch_coin_
     assert [x["dealer"] for x in lines if x["type"] == "round"] == ["D0417"]
     assert [x["details"]["amount"] for x in lines if x["type"] == "event"
             and x["kind"] == "tip"] == [500, 2_500]
+
+
+# As SUITED_FOUR, in red Aces: the dealer's A♥ also triggers the Bonus Spin (SPEC §3)
+SUITED_FOUR_ACES = ["7D", "AH", "2C", "2C", "2C", "2C", "AH", "3S", "3S", "3S", "AH", "AH"]
+
+
+def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the_meters(
+        tmp_path: Path) -> None:
+    # SPEC §2: "A round in which a jackpot has been validated can no longer be voided as a
+    # whole: what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)). Seat 1's
+    # Suited Four-of-a-Kind is validated and paid by the attendant; the round then waits for
+    # the wheel, and the supervisor's void would have put the paid meter back on the table.
+    table = open_md(tmp_path / "l.db")
+    p = table.state.paytable
+    send_all(table, [
+        (Shuffle(rigged_draw(p, SUITED_FOUR_ACES), ShuffleReason.NEW_SHOE), "dealer"),
+        (CashIn(1, CREDITS), "attendant"), (OpenBets(), "dealer"),
+        (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (PlaceBonusSpin(1, 500), "player"),
+        (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer"),
+        (Decide(1, 1, Decision.WAR), "player"), (WarDeal(), "dealer"), (Settle(), "dealer")])
+    assert table.state.phase is Phase.JACKPOT
+    table.send(ValidateJackpot("floorperson"), actor="floorperson")
+    assert table.state.phase is Phase.BONUS_SPIN
+    reset = table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT)
+    assert reset is not None and reset.cents == 1_000_000  # paid, back to its reset amount
+    state, head = table.state, table.ledger.head
+    with pytest.raises(Refused) as refused:
+        table.send(Void("misdeal"), actor="supervisor")
+    assert (refused.value.reason, refused.value.message) == (
+        Reason.JACKPOT_PAID, "round 1 has paid a validated jackpot: what was paid stays paid "
+                             "and on its meters, so the round is finished, not voided "
+                             "(SPEC §2; MD Ch. 9 J(4))")
+    assert table.state == state and table.ledger.head == head  # nothing changed or written
+    table.spin(actor="dealer")
+    assert table.state.phase is Phase.COMPLETE
+    assert table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT) == reset
+    meter = METER - 25  # one $5 wager fed it
+    m = meters(table)
+    assert m[1, ATTENDANT_PAID_JACKPOTS_AMOUNT] == PP_WIN + meter
+    assert m[0, "voids"] == 0
+    assert verify(table.ledger, full=True) == []
+    table.close()

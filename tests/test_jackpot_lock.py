@@ -189,6 +189,58 @@ def test_a_supervisor_void_in_the_lock_returns_every_wager_and_drops_the_held_aw
     assert total_money(s) == total_money(locked)
 
 
+def red_ace_four_of_a_kind(rules: JackpotRules | None) -> TableState:
+    """Seat 1: $5 Initial, $5 Progressive Payout on spot 1 and a $5 Bonus Spin; A♥ against
+    the dealer's A♥ (a trigger), War, A♥ A♥: a Suited Four-of-a-Kind, then the wheel."""
+    codes = ["7D", "AH", "2C", "2C", "2C", "2C", "AH", *BURN3, "AH", "AH"]
+    s = table(maryland_bonus(), codes, CREDITS)
+    s, _ = run(s, [SetJackpotRules(rules), OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
+                   PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), PlaceBonusSpin(1, 500),
+                   CloseBets(), Deal(), Settle(), Decide(1, 1, Decision.WAR), WarDeal(),
+                   Settle()])
+    if rules is not None:
+        s, _ = apply(s, ValidateJackpot("floorperson"))
+    assert s.phase is Phase.BONUS_SPIN
+    return s
+
+
+@pytest.mark.parametrize("hand_pay_cents", [120_000, 2_000_000], ids=["hand_paid", "credited"])
+def test_a_round_with_a_validated_jackpot_can_no_longer_be_voided(hand_pay_cents: int) -> None:
+    # SPEC §2: "what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)): a void
+    # would show the paid meter's old amount again, a jackpot that could be paid twice
+    s = red_ace_four_of_a_kind(JackpotRules(hand_pay_cents))
+    assert s.meter(LEVEL) == MeterState(1_000_000)  # paid and reset
+    with pytest.raises(Refused) as refusal:
+        apply(s, Void("misdeal"))
+    assert (refusal.value.reason, refusal.value.message) == (
+        Reason.JACKPOT_PAID, "round 1 has paid a validated jackpot: what was paid stays paid "
+                             "and on its meters, so the round is finished, not voided "
+                             "(SPEC §2; MD Ch. 9 J(4))")
+
+
+def test_a_tie_hand_pay_validated_before_the_decisions_keeps_the_round_from_a_void() -> None:
+    # a hand pay alone, no progressive: $100 Tie Wager at 10 to 1 at a $1,000.00 threshold
+    codes = ["7D", "9C", "2C", "2C", "2C", "2C", "9H", *BURN3, "KD", "5S"]
+    s = with_rules(table(maryland_bonus(), codes, CREDITS), 100_000)
+    s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
+                   PlaceWager(1, 1, BetKind.TIE, 10_000), CloseBets(), Deal(), Settle(),
+                   ValidateJackpot("floorperson")])
+    assert s.phase is Phase.DECISIONS
+    with pytest.raises(Refused) as refusal:
+        apply(s, Void("misdeal"))
+    assert refusal.value.reason is Reason.JACKPOT_PAID
+
+
+def test_without_jackpot_rules_a_void_still_takes_back_what_the_round_credited() -> None:
+    # the simulators' table validates nothing: its awards went to the credits, and a void
+    # returns the round's stakes, takes back its winnings and puts its meters as they were
+    s = red_ace_four_of_a_kind(None)
+    s, events = apply(s, Void("misdeal"))
+    assert isinstance(events[0], RoundVoided) and s.phase is Phase.VOIDED
+    assert s.credits[0] == CREDITS
+    assert s.meter(LEVEL) == MeterState(1_000_000)  # before the round: no contribution
+
+
 def test_validation_refusals() -> None:
     locked, _ = suited_four_of_a_kind(120_000)
     with pytest.raises(Refused) as refusal:

@@ -81,7 +81,7 @@ from etg.core.events import (
 )
 from etg.core.evolve import evolve
 from etg.core.floor import sign_in, tip
-from etg.core.jackpot import AfterJackpot, JackpotLock
+from etg.core.jackpot import AfterJackpot, JackpotLock, paid_on_validation
 from etg.core.money import format_cents as _money
 from etg.core.paytable import (
     AbandonedWager,
@@ -757,6 +757,13 @@ def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
     if not c.reason.strip():
         raise Refused(Reason.WRONG_PHASE, "a void needs a reason")
     r = s.round
+    if paid_on_validation(r.settled(), s.jackpot_rules):
+        # SPEC §2: what a validated jackpot paid stays paid and on its meters; a void would
+        # put a paid meter back on display (a jackpot paid twice) and lose the hand pay.
+        raise Refused(Reason.JACKPOT_PAID,
+                      f"round {r.number} has paid a validated jackpot: what was paid stays "
+                      f"paid and on its meters, so the round is finished, not voided "
+                      f"(SPEC §2; MD Ch. 9 J(4))")
     refunds = tuple(put - back for put, back in zip(r.staked, r.returned, strict=True))
     credits = tuple(c_ + f for c_, f in zip(s.credits, refunds, strict=True))
     house = s.house - (sum(refunds) - s.on_table)

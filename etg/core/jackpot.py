@@ -19,10 +19,11 @@ before this procedure existed) pays every award straight to the credits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from etg.core.settle import Payment
+from etg.core.settle import Payment, WagerKind
 
 DEFAULT_HAND_PAY_CENTS = 120_000
 """$1,200.00: the cabinet's default hand-pay threshold.
@@ -99,3 +100,20 @@ class JackpotLock:
     def seats(self) -> tuple[int, ...]:
         """The seats with an award held, in the order they will be paid."""
         return tuple(dict.fromkeys(a.seat for a in self.awards))
+
+
+def paid_on_validation(settled: Iterable[tuple[int, int, Payment, int, int]],
+                       rules: JackpotRules | None) -> bool:
+    """Whether a round's results (``Round.settled()``) hold an award a validation paid.
+
+    Under jackpot rules every progressive award is held until validated, and a hand
+    pay is the one result whose winnings (its win less what the limit capped) are
+    more than it credited. Such a round has paid money that no void can take back
+    (SPEC §2): the attendant's cash, a meter reset before the players' eyes.
+    """
+    for _seat, _spot, payment, paid, capped in settled:
+        if payment.win - capped > paid - payment.returned:
+            return True  # a hand pay: the winnings left by the attendant's hand
+        if rules is not None and payment.kind is WagerKind.PROGRESSIVE:
+            return True
+    return False
