@@ -44,6 +44,7 @@ from etg.core.events import (
     CreditsOut,
     Event,
     HandPaid,
+    JackpotLocked,
     ProgressiveAwarded,
     ProgressiveContributed,
     RoundComplete,
@@ -64,6 +65,7 @@ from etg.core.rng import SeededSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS
 from etg.core.wheel import WheelStops
+from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS_AMOUNT, TABLE, round_meters
 from etg.table.bots import Bot, RoundDriver, busiest_bots
 from tests.tables import (
     maryland,
@@ -74,6 +76,7 @@ from tests.tables import (
     south_dakota,
     total_money,
 )
+from tests.test_ledger_meters import record
 
 PAYTABLES = [maryland(3, abandoned_wager=AbandonedWager.FORFEIT), maryland(7, decks=8),
              pennsylvania(), pennsylvania_2011(), south_dakota(), maryland_bonus(),
@@ -187,6 +190,7 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
     constant = total_money(state)
     noise = commands(p)
     meters = MeterBooks(state)
+    house = HouseBooks(state)
     for _ in range(data.draw(st.integers(1, 150))):
         steer = data.draw(st.integers(0, 3))
         command = sensible(p, state, data) if steer else data.draw(noise)
@@ -202,6 +206,7 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
             elif isinstance(event, CreditsOut | TipGiven | HandPaid):
                 constant -= event.amount  # out by the attendant, or to the dealer's tip box
         meters.record(events)
+        house.record(events, state)
         # credits + wagers on the layout + house = what came in - what went out
         assert total_money(state) == constant
         assert min(state.credits) >= 0
@@ -212,6 +217,40 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
         assert state.on_table == 0  # nothing is left on the layout between rounds
         assert state.jackpot is None
     assert (state.jackpot is not None) == (state.phase.value == "jackpot")
+
+
+class HouseBooks:
+    """Each round's meters tell the house's win: coin in - coin out - attendant-paid jackpots.
+
+    Checked at every round's end from the meters the ledger would count for it
+    (etg.ledger.meters.round_meters): a voided round counts no coin, so it must
+    leave the house as it was, hand pays included (SPEC §2). A round with a
+    progressive award and no jackpot lock is left out: its meters count the award
+    as attendant-paid though it was credited, as the program before validation did.
+    """
+
+    def __init__(self, state: TableState) -> None:
+        self.house = state.house  # at the end of the last round: nothing else moves it
+        self.events: list[Event] = []
+
+    def record(self, events: list[Event], state: TableState) -> None:
+        for event in events:
+            self.events.append(event)
+            if isinstance(event, RoundComplete | RoundVoided):
+                self._check(event, state)
+
+    def _check(self, end: RoundComplete | RoundVoided, state: TableState) -> None:
+        events, self.events = self.events, []
+        outcome = "complete" if isinstance(end, RoundComplete) else "voided"
+        counted = round_meters(record(events, outcome=outcome))
+        credited_awards = any(isinstance(e, ProgressiveAwarded) for e in events) and not any(
+            isinstance(e, JackpotLocked) for e in events)
+        if not credited_awards:
+            coin = sum(value if name.startswith("coin_in.") else -value
+                       for (seat, name), value in counted.items()
+                       if seat == TABLE and name.startswith(("coin_in.", "coin_out.")))
+            assert state.house - self.house == coin - counted[TABLE, ATTENDANT_PAID_JACKPOTS_AMOUNT]
+        self.house = state.house
 
 
 class MeterBooks:

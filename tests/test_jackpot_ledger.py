@@ -345,13 +345,9 @@ def test_tips_leave_the_credits_for_the_dealers_tips_meter_and_never_touch_coin_
 SUITED_FOUR_ACES = ["7D", "AH", "2C", "2C", "2C", "2C", "AH", "3S", "3S", "3S", "AH", "AH"]
 
 
-def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the_meters(
-        tmp_path: Path) -> None:
-    # SPEC §2: "A round in which a jackpot has been validated can no longer be voided as a
-    # whole: what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)). Seat 1's
-    # Suited Four-of-a-Kind is validated and paid by the attendant; the round then waits for
-    # the wheel, and the supervisor's void would have put the paid meter back on the table.
-    table = open_md(tmp_path / "l.db")
+def validated_before_the_wheel(table: Table) -> None:
+    """Seat 1: $5 Initial, $5 Progressive Payout on spot 1 and a $5 Bonus Spin; its Suited
+    Four-of-a-Kind in A♥ is validated and paid by the attendant, then the wheel is due."""
     p = table.state.paytable
     send_all(table, [
         (Shuffle(rigged_draw(p, SUITED_FOUR_ACES), ShuffleReason.NEW_SHOE), "dealer"),
@@ -364,6 +360,16 @@ def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the
     assert table.state.phase is Phase.JACKPOT
     table.send(ValidateJackpot("floorperson"), actor="floorperson")
     assert table.state.phase is Phase.BONUS_SPIN
+
+
+def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the_meters(
+        tmp_path: Path) -> None:
+    # SPEC §2: "A round in which a jackpot has been validated can no longer be voided as a
+    # whole: what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)). Seat 1's
+    # Suited Four-of-a-Kind is validated and paid by the attendant; the round then waits for
+    # the wheel, and the supervisor's void would have put the paid meter back on the table.
+    table = open_md(tmp_path / "l.db")
+    validated_before_the_wheel(table)
     reset = table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT)
     assert reset is not None and reset.cents == 1_000_000  # paid, back to its reset amount
     state, head = table.state, table.ledger.head
@@ -383,3 +389,33 @@ def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the
     assert m[0, "voids"] == 0
     assert verify(table.ledger, full=True) == []
     table.close()
+
+
+def test_a_void_after_a_hand_pay_never_verifies_clean(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A ledger written by the program before the void was refused: the round's hand pays
+    # left by the attendant's hand, its void put the meters back. Credits, progressive
+    # meters and the meters table all add up; the money identity with the attendant-paid
+    # jackpots (coin in - coin out - attendant-paid = the house's win) does not.
+    import etg.core.engine
+
+    monkeypatch.setattr(etg.core.engine, "paid_on_validation", lambda settled, rules: False)
+    table = open_md(tmp_path / "l.db")
+    validated_before_the_wheel(table)
+    table.send(Void("misdeal"), actor="supervisor")
+    table.send(NextRound(), actor="dealer")
+    monkeypatch.undo()
+    assert table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT) is not None
+    assert meters(table)[0, ATTENDANT_PAID_JACKPOTS_AMOUNT] == 0  # the defect: paid, unmetered
+    problems = verify(table.ledger, full=True)
+    table.close()
+    # the journal no longer replays either: this program refuses that void
+    assert [(p.check, p.message.split(": ", 1)[1]) for p in problems] == [
+        ("journal", "round 1 has paid a validated jackpot: what was paid stays paid and on its "
+                    "meters, so the round is finished, not voided (SPEC §2; MD Ch. 9 J(4))"),
+        ("meters", "voided after the attendant paid $15,000.25 by hand: no meter counts it, "
+                   "so coin in − coin out − attendant-paid is not the house's win (SPEC §2)")]
+    assert problems[1].message.endswith("(round 1): voided after the attendant paid "
+                                        "$15,000.25 by hand: no meter counts it, so coin in − "
+                                        "coin out − attendant-paid is not the house's win "
+                                        "(SPEC §2)")
