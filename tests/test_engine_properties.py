@@ -51,7 +51,7 @@ from etg.core.events import (
     RoundVoided,
     TipGiven,
 )
-from etg.core.jackpot import JackpotRules
+from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import (
     RATE_SCALE,
     AbandonedWager,
@@ -77,6 +77,8 @@ from tests.tables import (
     total_money,
 )
 from tests.test_ledger_meters import record
+
+FLOORPERSON, SUPERVISOR = ValidatorRole.FLOORPERSON, ValidatorRole.SUPERVISOR
 
 PAYTABLES = [maryland(3, abandoned_wager=AbandonedWager.FORFEIT), maryland(7, decks=8),
              pennsylvania(), pennsylvania_2011(), south_dakota(), maryland_bonus(),
@@ -113,7 +115,8 @@ def commands(p: Paytable) -> st.SearchStrategy[Command]:
                                   st.integers(-1, 12))),
         st.builds(lambda seed, reason: Shuffle(draw_shoe(p.shoe, SeededSource(seed)), reason),
                   st.integers(0, 3), st.sampled_from(ShuffleReason)),
-        st.builds(ValidateJackpot, st.sampled_from(["floorperson", "", " "])),
+        st.builds(ValidateJackpot, st.sampled_from(["floorperson", "", " ", "D0417"]),
+                  st.sampled_from([*ValidatorRole, None])),
         st.builds(SignInDealer, dealers),
         st.builds(Tip, seats, amounts),
         st.builds(SetJackpotRules, jackpot_rules),
@@ -127,7 +130,7 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
     if data.draw(st.integers(0, 19)) == 0:  # a tip, at any time (refused in a jackpot lock)
         return Tip(seat, p.unit_cents * data.draw(st.integers(1, 5)))
     if phase == "jackpot":  # MD Ch. 9 J(4)(c): validated, now and then voided instead
-        return Void("misdeal") if data.draw(st.integers(0, 9)) == 0 else ValidateJackpot("floor")
+        return Void("misdeal") if data.draw(st.integers(0, 9)) == 0 else ValidateJackpot("floor", FLOORPERSON)
     if phase in ("idle", "complete") and data.draw(st.integers(0, 9)) == 0:
         return SignInDealer(data.draw(dealers))
     if phase == "idle":

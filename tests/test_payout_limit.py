@@ -32,7 +32,7 @@ from etg.core.commands import (
 )
 from etg.core.engine import Phase, TableState
 from etg.core.events import Event, WagerSettled
-from etg.core.jackpot import JackpotRules
+from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import (
     Decision,
     PayoutLimit,
@@ -46,6 +46,7 @@ from etg.ui.help.pages import help_pages
 from tests.tables import maryland, maryland_bonus, run, table
 
 CREDITS = 100_000
+FLOORPERSON = ValidatorRole.FLOORPERSON
 HAND, SEAT_ROUND = PayoutLimitScope.HAND, PayoutLimitScope.SEAT_ROUND
 BURN3 = ["3S", "3S", "3S"]
 
@@ -108,7 +109,7 @@ def test_a_hand_paid_win_counts_against_the_limit_of_its_hand(rules: JackpotRule
                    PlaceWager(1, 1, BetKind.TIE, 10_000), CloseBets(), Deal(), Settle()])
     if rules is not None:
         assert s.phase is Phase.JACKPOT
-        s, _ = run(s, [ValidateJackpot("floorperson")])
+        s, _ = run(s, [ValidateJackpot("floorperson", FLOORPERSON)])
     s, events = run(s, [Decide(1, 1, Decision.WAR), WarDeal(), Settle()])
     assert paid(events, 1) == [(1, WagerKind.INITIAL, 10_000, 0),
                                (1, WagerKind.WAR, 10_000, 10_000)]

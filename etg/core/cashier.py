@@ -23,7 +23,7 @@ from typing import Any
 
 from etg.core.events import Events, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
-from etg.core.jackpot import HeldAward
+from etg.core.jackpot import HeldAward, ValidatorRole
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
@@ -165,7 +165,8 @@ class Cashier:
         elif kind in _SPOT_FIELDS:
             self._clear(seat, spot, (_SPOT_FIELDS[kind],))
 
-    def release(self, held: HeldAward, round_number: int, validator: str) -> None:
+    def release(self, held: HeldAward, round_number: int, validator: str,
+                role: ValidatorRole | None) -> None:
         """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
 
         A hand pay credits only the stake the payment returns; the winnings leave the
@@ -181,7 +182,7 @@ class Cashier:
                                          held.capped, self.credits[i]))
         if held.hand_pay:
             self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
-                               held.win, validator)
+                               held.win, validator, role)
         kind = payment.kind
         if kind is _BONUS_SPIN:
             self.bonus[i] = 0

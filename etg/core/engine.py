@@ -711,11 +711,17 @@ def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, Ev
         raise Refused(Reason.NO_JACKPOT, "there is no jackpot to validate")
     if not c.validator.strip():
         raise Refused(Reason.NO_JACKPOT, "a validation names the floorperson who made it")
+    if c.validator == s.dealer:
+        # MD Ch. 9 J(4)(c): "a floorperson or above validates"; the dealer whose table it
+        # is never validates its own jackpot, whatever PIN is offered (SPEC §5).
+        raise Refused(Reason.NOT_A_VALIDATOR,
+                      f"dealer {s.dealer} deals this table and cannot validate its jackpot: "
+                      f"a floorperson or above validates it (MD Ch. 9 J(4)(c))")
     events = Events.of(JackpotValidated, lock.round_number, c.validator, lock.amount,
-                       lock.hand_pay_amount)
+                       lock.hand_pay_amount, c.role)
     cashier = Cashier(evolve(s, jackpot=None), events)
     for held in lock.awards:
-        cashier.release(held, lock.round_number, c.validator)
+        cashier.release(held, lock.round_number, c.validator, c.role)
     if lock.then is AfterJackpot.DECISIONS:
         decided = cashier.state(phase=Phase.DECISIONS)
         events.record(DecisionsOpened, decided.pending_decisions())

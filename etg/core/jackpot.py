@@ -42,6 +42,28 @@ class JackpotRules:
     hand_pay_cents: int = DEFAULT_HAND_PAY_CENTS
 
 
+class ValidatorRole(Enum):
+    """Who may validate a jackpot: "a floorperson or above" (MD Ch. 9 J(4)(c)).
+
+    The values are the roles' names in the PIN registry (``etg.table.pin.PinRole``),
+    which checks the PIN before a validation is sent.
+    """
+
+    FLOORPERSON = "floorperson"
+    SUPERVISOR = "supervisor"
+
+
+def validator_words(validator: str, role: ValidatorRole | None) -> str:
+    """Who validated, for recall and export: the ID and the role it was checked in.
+
+    A role's own PIN has the role's name for its ID: said once. A validation recorded
+    before the role was recorded (``role`` None) says so rather than guess it.
+    """
+    if role is None:
+        return f"{validator} (role not recorded)"
+    return validator if validator == role.value else f"{validator} ({role.value})"
+
+
 class AfterJackpot(Enum):
     """What the round does once the lock is validated: the step the award interrupted."""
 

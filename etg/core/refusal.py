@@ -41,6 +41,7 @@ class Reason(Enum):
     NO_DECISION_PENDING = "no_decision_pending"  # MD Ch. 7 B(3)-(4)
     JACKPOT_LOCKED = "jackpot_locked"  # MD Ch. 9 J(4)(c): play waits for the validation
     NO_JACKPOT = "no_jackpot"
+    NOT_A_VALIDATOR = "not_a_validator"  # MD Ch. 9 J(4)(c): a floorperson or above validates
     JACKPOT_PAID = "jackpot_paid"  # SPEC §2: a round with a validated jackpot is not voided
     INVALID_DEALER = "invalid_dealer"
     ALREADY_SIGNED_IN = "already_signed_in"
