@@ -426,12 +426,11 @@ def test_a_void_after_a_hand_pay_never_verifies_clean(tmp_path: Path,
     assert [(p.check, p.message.split(": ", 1)[1]) for p in problems] == [
         ("journal", "round 1 has paid a validated jackpot: what was paid stays paid and on its "
                     "meters, so the round is finished, not voided (SPEC §2; MD Ch. 9 J(4))"),
-        ("meters", "voided after the attendant paid $15,000.25 by hand: no meter counts it, "
-                   "so coin in − coin out − attendant-paid is not the house's win (SPEC §2)")]
-    assert problems[1].message.endswith("(round 1): voided after the attendant paid "
-                                        "$15,000.25 by hand: no meter counts it, so coin in − "
-                                        "coin out − attendant-paid is not the house's win "
-                                        "(SPEC §2)")
+        ("meters", "the attendant paid $15,000.25 by hand, its attendant-paid meter counts "
+                   "$0.00, as the round was voided: coin in − coin out − attendant-paid is not "
+                   "the house's win (SPEC §2)")]
+    assert problems[1].message.startswith("entries row ")
+    assert " (round 1): the attendant paid $15,000.25 by hand" in problems[1].message
 
 
 def test_the_tables_own_dealer_never_validates_its_jackpot(tmp_path: Path) -> None:

@@ -349,18 +349,14 @@ class Recount:
         by_hand = self.hand_paid.pop(number, 0)
         if not by_hand:
             return
-        where = _where(seq, number)
-        if not complete:
-            self._found("meters", f"{where}: voided after the attendant paid "
-                                    f"{format_cents(by_hand)} by hand: no meter counts it, "
-                                    f"so coin in − coin out − attendant-paid is not the "
-                                    f"house's win (SPEC §2)")
-            return
+        # A voided round counts no meter but its voids (etg.ledger.meters.round_meters).
         metered = summary["meters"].get(ATTENDANT_PAID_JACKPOTS_AMOUNT, [0])[0]
         if metered != by_hand:
-            self._found("meters", f"{where}: the attendant paid {format_cents(by_hand)} by "
-                                    f"hand, its attendant-paid meter counts "
-                                    f"{format_cents(metered)}")
+            voided = "" if complete else ", as the round was voided"
+            self._found("meters", f"{_where(seq, number)}: the attendant paid "
+                                  f"{format_cents(by_hand)} by hand, its attendant-paid meter "
+                                  f"counts {format_cents(metered)}{voided}: coin in − coin out "
+                                  f"− attendant-paid is not the house's win (SPEC §2)")
 
     def _compare_state(self, state: TableState, where: str, what: str) -> None:
         """The state against the running figures; mid-round, against the figures the round
