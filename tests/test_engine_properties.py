@@ -44,13 +44,14 @@ from etg.core.events import (
     CreditsOut,
     Event,
     HandPaid,
+    JackpotLocked,
     ProgressiveAwarded,
     ProgressiveContributed,
     RoundComplete,
     RoundVoided,
     TipGiven,
 )
-from etg.core.jackpot import JackpotRules
+from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import (
     RATE_SCALE,
     AbandonedWager,
@@ -64,6 +65,7 @@ from etg.core.rng import SeededSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import LEVELS
 from etg.core.wheel import WheelStops
+from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS_AMOUNT, TABLE, round_meters
 from etg.table.bots import Bot, RoundDriver, busiest_bots
 from tests.tables import (
     maryland,
@@ -74,6 +76,9 @@ from tests.tables import (
     south_dakota,
     total_money,
 )
+from tests.test_ledger_meters import record
+
+FLOORPERSON, SUPERVISOR = ValidatorRole.FLOORPERSON, ValidatorRole.SUPERVISOR
 
 PAYTABLES = [maryland(3, abandoned_wager=AbandonedWager.FORFEIT), maryland(7, decks=8),
              pennsylvania(), pennsylvania_2011(), south_dakota(), maryland_bonus(),
@@ -110,7 +115,8 @@ def commands(p: Paytable) -> st.SearchStrategy[Command]:
                                   st.integers(-1, 12))),
         st.builds(lambda seed, reason: Shuffle(draw_shoe(p.shoe, SeededSource(seed)), reason),
                   st.integers(0, 3), st.sampled_from(ShuffleReason)),
-        st.builds(ValidateJackpot, st.sampled_from(["floorperson", "", " "])),
+        st.builds(ValidateJackpot, st.sampled_from(["floorperson", "", " ", "D0417"]),
+                  st.sampled_from([*ValidatorRole, None])),
         st.builds(SignInDealer, dealers),
         st.builds(Tip, seats, amounts),
         st.builds(SetJackpotRules, jackpot_rules),
@@ -124,7 +130,7 @@ def sensible(p: Paytable, state: TableState, data: st.DataObject) -> Command:
     if data.draw(st.integers(0, 19)) == 0:  # a tip, at any time (refused in a jackpot lock)
         return Tip(seat, p.unit_cents * data.draw(st.integers(1, 5)))
     if phase == "jackpot":  # MD Ch. 9 J(4)(c): validated, now and then voided instead
-        return Void("misdeal") if data.draw(st.integers(0, 9)) == 0 else ValidateJackpot("floor")
+        return Void("misdeal") if data.draw(st.integers(0, 9)) == 0 else ValidateJackpot("floor", FLOORPERSON)
     if phase in ("idle", "complete") and data.draw(st.integers(0, 9)) == 0:
         return SignInDealer(data.draw(dealers))
     if phase == "idle":
@@ -187,6 +193,7 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
     constant = total_money(state)
     noise = commands(p)
     meters = MeterBooks(state)
+    house = HouseBooks(state)
     for _ in range(data.draw(st.integers(1, 150))):
         steer = data.draw(st.integers(0, 3))
         command = sensible(p, state, data) if steer else data.draw(noise)
@@ -202,6 +209,7 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
             elif isinstance(event, CreditsOut | TipGiven | HandPaid):
                 constant -= event.amount  # out by the attendant, or to the dealer's tip box
         meters.record(events)
+        house.record(events, state)
         # credits + wagers on the layout + house = what came in - what went out
         assert total_money(state) == constant
         assert min(state.credits) >= 0
@@ -212,6 +220,40 @@ def test_money_is_conserved_and_refusals_change_nothing(p: Paytable, data: st.Da
         assert state.on_table == 0  # nothing is left on the layout between rounds
         assert state.jackpot is None
     assert (state.jackpot is not None) == (state.phase.value == "jackpot")
+
+
+class HouseBooks:
+    """Each round's meters tell the house's win: coin in - coin out - attendant-paid jackpots.
+
+    Checked at every round's end from the meters the ledger would count for it
+    (etg.ledger.meters.round_meters): a voided round counts no coin, so it must
+    leave the house as it was, hand pays included (SPEC §2). A round with a
+    progressive award and no jackpot lock is left out: its meters count the award
+    as attendant-paid though it was credited, as the program before validation did.
+    """
+
+    def __init__(self, state: TableState) -> None:
+        self.house = state.house  # at the end of the last round: nothing else moves it
+        self.events: list[Event] = []
+
+    def record(self, events: list[Event], state: TableState) -> None:
+        for event in events:
+            self.events.append(event)
+            if isinstance(event, RoundComplete | RoundVoided):
+                self._check(event, state)
+
+    def _check(self, end: RoundComplete | RoundVoided, state: TableState) -> None:
+        events, self.events = self.events, []
+        outcome = "complete" if isinstance(end, RoundComplete) else "voided"
+        counted = round_meters(record(events, outcome=outcome))
+        credited_awards = any(isinstance(e, ProgressiveAwarded) for e in events) and not any(
+            isinstance(e, JackpotLocked) for e in events)
+        if not credited_awards:
+            coin = sum(value if name.startswith("coin_in.") else -value
+                       for (seat, name), value in counted.items()
+                       if seat == TABLE and name.startswith(("coin_in.", "coin_out.")))
+            assert state.house - self.house == coin - counted[TABLE, ATTENDANT_PAID_JACKPOTS_AMOUNT]
+        self.house = state.house
 
 
 class MeterBooks:

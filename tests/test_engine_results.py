@@ -48,7 +48,7 @@ def test_settled_rounds_keep_their_results_unbuilt_until_read() -> None:
         assert "results" not in s.round.__dict__
         results = s.round.results
         assert results is s.round.results  # built once, then a plain field
-        assert figures == [(e.seat, e.spot, e.payment, e.paid) for e in results]
+        assert figures == [(e.seat, e.spot, e.payment, e.paid, e.capped) for e in results]
 
 
 def test_a_round_read_late_equals_and_writes_as_one_built_at_once() -> None:

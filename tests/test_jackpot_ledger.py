@@ -27,21 +27,28 @@ from etg.core.commands import (
     Decide,
     NextRound,
     OpenBets,
+    PlaceBonusSpin,
     PlaceWager,
+    SetJackpotRules,
     Settle,
     Shuffle,
     ShuffleReason,
     SignInDealer,
     Tip,
     ValidateJackpot,
+    Void,
     WarDeal,
 )
-from etg.core.jackpot import JackpotRules
-from etg.core.paytable import Decision
+from etg.core.engine import apply
+from etg.core.events import HandPaid, JackpotValidated, WagerSettled
+from etg.core.jackpot import JackpotRules, ValidatorRole, validator_words
+from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.refusal import Reason, Refused
 from etg.core.rng import SeededSource
+from etg.core.settle import Payment, Result, WagerKind
 from etg.core.state import Phase
-from etg.ledger.codec import dump_event
+from etg.ledger.codec import dump_event, load_command, load_event
+from etg.ledger.compact import Layout
 from etg.ledger.export import csv_lines
 from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_AMOUNT, TIPS
 from etg.ledger.recall import render_round
@@ -49,10 +56,13 @@ from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
 from etg.table.bots import BOT_FLOORPERSON, RoundDriver, standard_bots
 from etg.table.controller import Table
+from etg.table.pin import jackpot_validation
 from tests.ledger_support import paytable
-from tests.tables import rigged_draw
+from tests.tables import maryland_bonus, rigged_draw, run
+from tests.tables import table as engine_table
 
 CREDITS = 100_000
+FLOORPERSON, SUPERVISOR = ValidatorRole.FLOORPERSON, ValidatorRole.SUPERVISOR
 METER = 1_000_050
 PP_WIN = 500_000
 ENVY = 500_000
@@ -102,22 +112,25 @@ def test_a_hand_pay_is_validated_recorded_metered_and_recalled(tmp_path: Path) -
     assert [(a["seat"], a["kind"], a["amount"], a["hand_pay"]) for a in lock["details"]["awards"]
             ] == [(1, "progressive_payout", PP_WIN, True), (1, "progressive", METER, True),
                   (2, "envy_bonus", ENVY, True)]
-    table.send(ValidateJackpot("floorperson"), actor="floorperson")
+    table.send(ValidateJackpot("floorperson", FLOORPERSON), actor="floorperson")
     assert table.state.phase is Phase.COMPLETE
     assert table.state.credits[:2] == (CREDITS + 1_000, CREDITS - 1_000)
 
     pays = table.ledger.event_log("hand_pay")
     assert [(e["actor"], e["details"]) for e in pays] == [
         ("floorperson", {"round": 1, "seat": 1, "spot": 1, "kind": "progressive_payout",
-                         "amount": PP_WIN, "validator": "floorperson", "paytable_id": MD}),
+                         "amount": PP_WIN, "validator": "floorperson", "role": "floorperson",
+                         "paytable_id": MD}),
         ("floorperson", {"round": 1, "seat": 1, "spot": 1, "kind": "progressive",
-                         "amount": METER, "validator": "floorperson", "paytable_id": MD}),
+                         "amount": METER, "validator": "floorperson", "role": "floorperson",
+                         "paytable_id": MD}),
         ("floorperson", {"round": 1, "seat": 2, "spot": 0, "kind": "envy_bonus",
-                         "amount": ENVY, "validator": "floorperson", "paytable_id": MD}),
+                         "amount": ENVY, "validator": "floorperson", "role": "floorperson",
+                         "paytable_id": MD}),
     ]
     assert all(e["at"] for e in pays)  # when: the commit's time
     [validated] = table.ledger.event_log("jackpot_validated")
-    assert validated["details"] == {"round": 1, "validator": "floorperson",
+    assert validated["details"] == {"round": 1, "validator": "floorperson", "role": "floorperson",
                                     "amount": PP_WIN + METER + ENVY,
                                     "hand_paid": PP_WIN + METER + ENVY, "paytable_id": MD}
 
@@ -157,7 +170,7 @@ def test_below_the_threshold_the_validated_awards_are_credited_and_no_hand_pay_i
         tmp_path: Path) -> None:
     table = open_md(tmp_path / "l.db", JackpotRules(2_000_000))  # $20,000.00
     to_the_lock(table)
-    table.send(ValidateJackpot("supervisor"), actor="supervisor")
+    table.send(ValidateJackpot("supervisor", SUPERVISOR), actor="supervisor")
     assert table.state.credits[:2] == (CREDITS + 1_000 + PP_WIN + METER, CREDITS - 1_000 + ENVY)
     assert table.ledger.event_log("hand_pay") == []
     m = meters(table)
@@ -204,7 +217,7 @@ def test_a_crash_during_the_lock_resumes_the_lock(tmp_path: Path) -> None:
     with pytest.raises(Refused) as refusal:
         again.send(OpenBets())
     assert refusal.value.reason is Reason.JACKPOT_LOCKED
-    again.send(ValidateJackpot("floorperson"), actor="floorperson")
+    again.send(ValidateJackpot("floorperson", FLOORPERSON), actor="floorperson")
     assert again.state.phase is Phase.COMPLETE
     assert again.state.credits[:2] == (CREDITS + 1_000, CREDITS - 1_000)
     [record] = again.ledger.rounds()
@@ -243,7 +256,9 @@ def test_the_bots_floorperson_validates_a_jackpot_in_autoplay(tmp_path: Path) ->
     assert table.ledger.round_count() == 1
     [validated] = table.ledger.event_log("jackpot_validated")
     assert validated["actor"] == "floorperson" and \
-        validated["details"]["validator"] == BOT_FLOORPERSON
+        (validated["details"]["validator"], validated["details"]["role"]) == (BOT_FLOORPERSON,
+                                                                              "floorperson")
+    assert "Jackpot validated by bot (floorperson): " in render_round(table.ledger.rounds()[0])
     assert verify(table.ledger) == []
     table.close()
 
@@ -337,3 +352,157 @@ def test_tips_leave_the_credits_for_the_dealers_tips_meter_and_never_touch_coin_
     assert [x["dealer"] for x in lines if x["type"] == "round"] == ["D0417"]
     assert [x["details"]["amount"] for x in lines if x["type"] == "event"
             and x["kind"] == "tip"] == [500, 2_500]
+
+
+# As SUITED_FOUR, in red Aces: the dealer's A♥ also triggers the Bonus Spin (SPEC §3)
+SUITED_FOUR_ACES = ["7D", "AH", "2C", "2C", "2C", "2C", "AH", "3S", "3S", "3S", "AH", "AH"]
+
+
+def validated_before_the_wheel(table: Table) -> None:
+    """Seat 1: $5 Initial, $5 Progressive Payout on spot 1 and a $5 Bonus Spin; its Suited
+    Four-of-a-Kind in A♥ is validated and paid by the attendant, then the wheel is due."""
+    p = table.state.paytable
+    send_all(table, [
+        (Shuffle(rigged_draw(p, SUITED_FOUR_ACES), ShuffleReason.NEW_SHOE), "dealer"),
+        (CashIn(1, CREDITS), "attendant"), (OpenBets(), "dealer"),
+        (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (PlaceBonusSpin(1, 500), "player"),
+        (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer"),
+        (Decide(1, 1, Decision.WAR), "player"), (WarDeal(), "dealer"), (Settle(), "dealer")])
+    assert table.state.phase is Phase.JACKPOT
+    table.send(ValidateJackpot("floorperson", FLOORPERSON), actor="floorperson")
+    assert table.state.phase is Phase.BONUS_SPIN
+
+
+def test_a_round_with_a_validated_jackpot_is_not_voided_and_its_pays_stay_on_the_meters(
+        tmp_path: Path) -> None:
+    # SPEC §2: "A round in which a jackpot has been validated can no longer be voided as a
+    # whole: what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)). Seat 1's
+    # Suited Four-of-a-Kind is validated and paid by the attendant; the round then waits for
+    # the wheel, and the supervisor's void would have put the paid meter back on the table.
+    table = open_md(tmp_path / "l.db")
+    validated_before_the_wheel(table)
+    reset = table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT)
+    assert reset is not None and reset.cents == 1_000_000  # paid, back to its reset amount
+    state, head = table.state, table.ledger.head
+    with pytest.raises(Refused) as refused:
+        table.send(Void("misdeal"), actor="supervisor")
+    assert (refused.value.reason, refused.value.message) == (
+        Reason.JACKPOT_PAID, "round 1 has paid a validated jackpot: what was paid stays paid "
+                             "and on its meters, so the round is finished, not voided "
+                             "(SPEC §2; MD Ch. 9 J(4))")
+    assert table.state == state and table.ledger.head == head  # nothing changed or written
+    table.spin(actor="dealer")
+    assert table.state.phase is Phase.COMPLETE
+    assert table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT) == reset
+    meter = METER - 25  # one $5 wager fed it
+    m = meters(table)
+    assert m[1, ATTENDANT_PAID_JACKPOTS_AMOUNT] == PP_WIN + meter
+    assert m[0, "voids"] == 0
+    assert verify(table.ledger, full=True) == []
+    table.close()
+
+
+def test_a_void_after_a_hand_pay_never_verifies_clean(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A ledger written by the program before the void was refused: the round's hand pays
+    # left by the attendant's hand, its void put the meters back. Credits, progressive
+    # meters and the meters table all add up; the money identity with the attendant-paid
+    # jackpots (coin in - coin out - attendant-paid = the house's win) does not.
+    import etg.core.engine
+
+    monkeypatch.setattr(etg.core.engine, "paid_on_validation", lambda settled, rules: False)
+    table = open_md(tmp_path / "l.db")
+    validated_before_the_wheel(table)
+    table.send(Void("misdeal"), actor="supervisor")
+    table.send(NextRound(), actor="dealer")
+    monkeypatch.undo()
+    assert table.state.meter(ProgressiveLevel.PROGRESSIVE_PAYOUT) is not None
+    assert meters(table)[0, ATTENDANT_PAID_JACKPOTS_AMOUNT] == 0  # the defect: paid, unmetered
+    problems = verify(table.ledger, full=True)
+    table.close()
+    # the journal no longer replays either: this program refuses that void
+    assert [(p.check, p.message.split(": ", 1)[1]) for p in problems] == [
+        ("journal", "round 1 has paid a validated jackpot: what was paid stays paid and on its "
+                    "meters, so the round is finished, not voided (SPEC §2; MD Ch. 9 J(4))"),
+        ("meters", "the attendant paid $15,000.25 by hand, its attendant-paid meter counts "
+                   "$0.00, as the round was voided: coin in − coin out − attendant-paid is not "
+                   "the house's win (SPEC §2)")]
+    assert problems[1].message.startswith("entries row ")
+    assert " (round 1): the attendant paid $15,000.25 by hand" in problems[1].message
+
+
+def test_the_tables_own_dealer_never_validates_its_jackpot(tmp_path: Path) -> None:
+    # MD Ch. 9 J(4)(c): "a floorperson or above validates"; SPEC §5: the dealer signed in at
+    # that table can never validate its own jackpot, whatever name or role it is sent with
+    table = open_md(tmp_path / "l.db")
+    p = table.state.paytable
+    send_all(table, [
+        (Shuffle(rigged_draw(p, ["7D", "5D", *SUITED_FOUR[1:]]), ShuffleReason.NEW_SHOE),
+         "dealer"),  # the new dealer's first card, 5♦, is burned too (MD Ch. 8 E(4))
+        (SignInDealer("D0417"), "dealer D0417"),
+        (CashIn(1, CREDITS), "attendant"), (OpenBets(), "dealer"),
+        (PlaceWager(1, 1, BetKind.INITIAL, 500), "player"),
+        (PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), "player"),
+        (CloseBets(), "dealer"), (Deal(), "dealer"), (Settle(), "dealer"),
+        (Decide(1, 1, Decision.WAR), "player"), (WarDeal(), "dealer"), (Settle(), "dealer")])
+    assert table.state.phase is Phase.JACKPOT
+    head = table.ledger.head
+    for command in (ValidateJackpot("D0417", FLOORPERSON), ValidateJackpot("D0417", SUPERVISOR)):
+        with pytest.raises(Refused) as refused:
+            table.send(command, actor="floorperson")
+        assert (refused.value.reason, refused.value.message) == (
+            Reason.NOT_A_VALIDATOR, "dealer D0417 deals this table and cannot validate its "
+                                    "jackpot: a floorperson or above validates it "
+                                    "(MD Ch. 9 J(4)(c))")
+    with pytest.raises(Refused) as refused:  # a validation made now says whose role it was
+        table.send(ValidateJackpot("floorperson", None), actor="floorperson")
+    assert refused.value.reason is Reason.NOT_A_VALIDATOR
+    assert table.state.phase is Phase.JACKPOT and table.ledger.head == head  # nothing written
+    table.send(jackpot_validation("supervisor"), actor="supervisor")
+    assert table.state.phase is Phase.COMPLETE
+    [validated] = table.ledger.event_log("jackpot_validated")
+    assert (validated["details"]["validator"], validated["details"]["role"]) == (
+        "supervisor", "supervisor")
+    text = render_round(table.ledger.rounds(last=1)[0])
+    assert "Jackpot validated by supervisor: $15,000.25, of which $15,000.25 paid by the " \
+           "attendant" in text
+    assert verify(table.ledger) == []
+    table.close()
+
+
+def test_a_validation_recorded_before_roles_decodes_and_replays_as_recorded() -> None:
+    # A ledger written before the role was recorded laid ValidateJackpot, JackpotValidated and
+    # HandPaid out without it (etg.ledger.compact): each decodes with its role None, "not
+    # recorded", the engine replays it, and recall and export say so.
+    old = Layout({"commands": [["ValidateJackpot", [["validator", None]]]],
+                  "events": [["JackpotValidated", [["round_number", None], ["validator", None],
+                                                   ["amount", None], ["hand_paid", None]]],
+                             ["HandPaid", [["round_number", None], ["seat", None],
+                                           ["spot", None], ["kind", None], ["amount", None],
+                                           ["validator", None]]]]})
+    command = load_command(old.unpack_command([0, "floorperson"]))
+    assert command == ValidateJackpot("floorperson", None)
+    events = [load_event(old.unpack_event([0, 1, "floorperson", 100_000, 100_000])),
+              load_event(old.unpack_event([1, 1, 1, 1, "tie", 100_000, "floorperson"]))]
+    assert events == [JackpotValidated(1, "floorperson", 100_000, 100_000, None),
+                      HandPaid(1, 1, 1, WagerKind.TIE, 100_000, "floorperson", None)]
+    record = {"round": 1, "outcome": "complete", "ended_at": "2026-11-20T10:00:00+00:00",
+              "paytable": {"id": MD}, "dealer": None, "credits_before": [CREDITS],
+              "credits_after": [CREDITS], "events": [dump_event(e) for e in events]}
+    assert [row[11] for row in csv.reader("".join(csv_lines([record])).splitlines()[1:])] == [
+        "tie paid by the attendant, validated by floorperson (role not recorded)"]
+    assert validator_words("floorperson", None) == "floorperson (role not recorded)"
+    # the engine replays the old record: its lock is validated, the role left unknown. A
+    # $100 Tie Wager wins $1,000.00 at a $1,000.00 threshold (MD Ch. 9 J(4))
+    shoe = ["7D", "9C", "2C", "2C", "2C", "2C", "9H"]
+    locked, _ = run(engine_table(maryland_bonus(), shoe, CREDITS), [
+        SetJackpotRules(JackpotRules(100_000)), OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
+        PlaceWager(1, 1, BetKind.TIE, 10_000), CloseBets(), Deal(), Settle()])
+    state, replayed = apply(locked, command)
+    assert replayed[:3] == [JackpotValidated(1, "floorperson", 100_000, 100_000, None),
+                            WagerSettled(1, 1, Payment(WagerKind.TIE, Result.WON, 10_000, 10_000,
+                                                       100_000), 10_000, 0, CREDITS - 500),
+                            HandPaid(1, 1, 1, WagerKind.TIE, 100_000, "floorperson", None)]
+    assert state.phase is Phase.DECISIONS

@@ -44,7 +44,7 @@ from etg.core.events import (
     WagerSettled,
 )
 from etg.core.flow import DealerAction, dealer_next
-from etg.core.jackpot import AfterJackpot, HeldAward, JackpotRules
+from etg.core.jackpot import AfterJackpot, HeldAward, JackpotRules, ValidatorRole
 from etg.core.paytable import Decision, PayoutHand, ProgressiveLevel
 from etg.core.progressive import MeterState
 from etg.core.refusal import Reason, Refused
@@ -53,6 +53,7 @@ from etg.core.wheel import WheelStops
 from tests.tables import maryland_bonus, run, table, total_money
 
 CREDITS = 100_000
+FLOORPERSON, SUPERVISOR = ValidatorRole.FLOORPERSON, ValidatorRole.SUPERVISOR
 LEVEL = ProgressiveLevel.PROGRESSIVE_PAYOUT
 BURN3 = ["3S", "3S", "3S"]
 METER = 1_000_050  # $10,000.00 + 5 % of the two $5 wagers
@@ -111,15 +112,15 @@ def test_a_suited_four_of_a_kind_locks_the_table_with_the_hand_and_its_envy_held
 def test_above_the_threshold_the_attendant_pays_the_hand_then_the_envy_bonus() -> None:
     # MD Ch. 9 J(4)(c)-(e) at the default $1,200.00: every award is a hand pay
     locked, _ = suited_four_of_a_kind(120_000)
-    s, events = apply(locked, ValidateJackpot("floorperson"))
+    s, events = apply(locked, ValidateJackpot("floorperson", FLOORPERSON))
     assert events == [
-        JackpotValidated(1, "floorperson", PP_WIN + METER + ENVY, PP_WIN + METER + ENVY),
+        JackpotValidated(1, "floorperson", PP_WIN + METER + ENVY, PP_WIN + METER + ENVY, FLOORPERSON),
         WagerSettled(1, 1, HELD[0].payment, 500, 0, 101_000),  # only the stake to credits
-        HandPaid(1, 1, 1, WagerKind.PROGRESSIVE_PAYOUT, PP_WIN, "floorperson"),
+        HandPaid(1, 1, 1, WagerKind.PROGRESSIVE_PAYOUT, PP_WIN, "floorperson", FLOORPERSON),
         WagerSettled(1, 1, HELD[1].payment, 0, 0, 101_000),
-        HandPaid(1, 1, 1, WagerKind.PROGRESSIVE, METER, "floorperson"),
+        HandPaid(1, 1, 1, WagerKind.PROGRESSIVE, METER, "floorperson", FLOORPERSON),
         WagerSettled(2, 0, HELD[2].payment, 0, 0, 99_000),  # the Envy Bonus after the hand
-        HandPaid(1, 2, 0, WagerKind.ENVY_BONUS, ENVY, "floorperson"),
+        HandPaid(1, 2, 0, WagerKind.ENVY_BONUS, ENVY, "floorperson", FLOORPERSON),
         RoundComplete(1, (1_000, -1_000, 0, 0, 0, 0), False),
     ]
     assert s.phase is Phase.COMPLETE and s.jackpot is None
@@ -133,9 +134,9 @@ def test_below_the_threshold_the_validated_awards_go_to_the_credits() -> None:
     # a $20,000.00 threshold: all three awards are paid to the credits once validated
     locked, _ = suited_four_of_a_kind(2_000_000)
     assert all(not a.hand_pay for a in locked.jackpot.awards)  # type: ignore[union-attr]
-    s, events = apply(locked, ValidateJackpot("supervisor"))
+    s, events = apply(locked, ValidateJackpot("supervisor", SUPERVISOR))
     assert not [e for e in events if isinstance(e, HandPaid)]
-    assert events[0] == JackpotValidated(1, "supervisor", PP_WIN + METER + ENVY, 0)
+    assert events[0] == JackpotValidated(1, "supervisor", PP_WIN + METER + ENVY, 0, SUPERVISOR)
     # seat 1: +$5,005.00 (the wager and 1000 to 1) +$10,000.50; seat 2: +$5,000 Envy Bonus
     assert s.credits[:2] == (100_500 + 500 + PP_WIN + METER, 99_000 + ENVY) == (1_601_050,
                                                                                599_000)
@@ -147,7 +148,7 @@ def test_a_threshold_between_the_awards_splits_them() -> None:
     # $7,500.00: the meter's $10,000.50 is a hand pay; the two $5,000 awards go to credits
     locked, _ = suited_four_of_a_kind(750_000)
     assert [a.hand_pay for a in locked.jackpot.awards] == [False, True, False]  # type: ignore
-    s, events = apply(locked, ValidateJackpot("floorperson"))
+    s, events = apply(locked, ValidateJackpot("floorperson", FLOORPERSON))
     assert [(e.seat, e.kind, e.amount) for e in events if isinstance(e, HandPaid)] == [
         (1, WagerKind.PROGRESSIVE, METER)]
     assert s.credits[:2] == (101_000 + PP_WIN, 99_000 + ENVY)  # $5 stake + $5,000
@@ -189,14 +190,66 @@ def test_a_supervisor_void_in_the_lock_returns_every_wager_and_drops_the_held_aw
     assert total_money(s) == total_money(locked)
 
 
+def red_ace_four_of_a_kind(rules: JackpotRules | None) -> TableState:
+    """Seat 1: $5 Initial, $5 Progressive Payout on spot 1 and a $5 Bonus Spin; A♥ against
+    the dealer's A♥ (a trigger), War, A♥ A♥: a Suited Four-of-a-Kind, then the wheel."""
+    codes = ["7D", "AH", "2C", "2C", "2C", "2C", "AH", *BURN3, "AH", "AH"]
+    s = table(maryland_bonus(), codes, CREDITS)
+    s, _ = run(s, [SetJackpotRules(rules), OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
+                   PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500), PlaceBonusSpin(1, 500),
+                   CloseBets(), Deal(), Settle(), Decide(1, 1, Decision.WAR), WarDeal(),
+                   Settle()])
+    if rules is not None:
+        s, _ = apply(s, ValidateJackpot("floorperson", FLOORPERSON))
+    assert s.phase is Phase.BONUS_SPIN
+    return s
+
+
+@pytest.mark.parametrize("hand_pay_cents", [120_000, 2_000_000], ids=["hand_paid", "credited"])
+def test_a_round_with_a_validated_jackpot_can_no_longer_be_voided(hand_pay_cents: int) -> None:
+    # SPEC §2: "what was paid stays paid and on its meters" (MD Ch. 9 J(4)(c)-(d)): a void
+    # would show the paid meter's old amount again, a jackpot that could be paid twice
+    s = red_ace_four_of_a_kind(JackpotRules(hand_pay_cents))
+    assert s.meter(LEVEL) == MeterState(1_000_000)  # paid and reset
+    with pytest.raises(Refused) as refusal:
+        apply(s, Void("misdeal"))
+    assert (refusal.value.reason, refusal.value.message) == (
+        Reason.JACKPOT_PAID, "round 1 has paid a validated jackpot: what was paid stays paid "
+                             "and on its meters, so the round is finished, not voided "
+                             "(SPEC §2; MD Ch. 9 J(4))")
+
+
+def test_a_tie_hand_pay_validated_before_the_decisions_keeps_the_round_from_a_void() -> None:
+    # a hand pay alone, no progressive: $100 Tie Wager at 10 to 1 at a $1,000.00 threshold
+    codes = ["7D", "9C", "2C", "2C", "2C", "2C", "9H", *BURN3, "KD", "5S"]
+    s = with_rules(table(maryland_bonus(), codes, CREDITS), 100_000)
+    s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 500),
+                   PlaceWager(1, 1, BetKind.TIE, 10_000), CloseBets(), Deal(), Settle(),
+                   ValidateJackpot("floorperson", FLOORPERSON)])
+    assert s.phase is Phase.DECISIONS
+    with pytest.raises(Refused) as refusal:
+        apply(s, Void("misdeal"))
+    assert refusal.value.reason is Reason.JACKPOT_PAID
+
+
+def test_without_jackpot_rules_a_void_still_takes_back_what_the_round_credited() -> None:
+    # the simulators' table validates nothing: its awards went to the credits, and a void
+    # returns the round's stakes, takes back its winnings and puts its meters as they were
+    s = red_ace_four_of_a_kind(None)
+    s, events = apply(s, Void("misdeal"))
+    assert isinstance(events[0], RoundVoided) and s.phase is Phase.VOIDED
+    assert s.credits[0] == CREDITS
+    assert s.meter(LEVEL) == MeterState(1_000_000)  # before the round: no contribution
+
+
 def test_validation_refusals() -> None:
     locked, _ = suited_four_of_a_kind(120_000)
     with pytest.raises(Refused) as refusal:
-        apply(locked, ValidateJackpot("  "))
+        apply(locked, ValidateJackpot("  ", FLOORPERSON))
     assert refusal.value.message == "a validation names the floorperson who made it"
-    s, _ = apply(locked, ValidateJackpot("floorperson"))
+    s, _ = apply(locked, ValidateJackpot("floorperson", FLOORPERSON))
     with pytest.raises(Refused) as refusal:
-        apply(s, ValidateJackpot("floorperson"))
+        apply(s, ValidateJackpot("floorperson", FLOORPERSON))
     assert (refusal.value.reason, refusal.value.message) == (
         Reason.NO_JACKPOT, "there is no jackpot to validate")
 
@@ -224,10 +277,10 @@ def test_a_tie_wager_win_of_a_hand_pay_size_is_validated_before_the_decisions() 
     assert s.jackpot is not None and s.jackpot.then is AfterJackpot.DECISIONS
     assert s.jackpot.awards == (HeldAward(1, 1, tie, 100_000, 0, True),)
     assert not [e for e in events if isinstance(e, DecisionsOpened)]  # not before validation
-    s, events = apply(s, ValidateJackpot("floorperson"))
-    assert events == [JackpotValidated(1, "floorperson", 100_000, 100_000),
+    s, events = apply(s, ValidateJackpot("floorperson", FLOORPERSON))
+    assert events == [JackpotValidated(1, "floorperson", 100_000, 100_000, FLOORPERSON),
                       WagerSettled(1, 1, tie, 10_000, 0, CREDITS - 500),
-                      HandPaid(1, 1, 1, WagerKind.TIE, 100_000, "floorperson"),
+                      HandPaid(1, 1, 1, WagerKind.TIE, 100_000, "floorperson", FLOORPERSON),
                       DecisionsOpened(((1, 1),))]
     assert s.phase is Phase.DECISIONS
     s, _ = run(s, [Decide(1, 1, Decision.WAR), WarDeal(), Settle()])
@@ -250,7 +303,7 @@ def test_a_hot_spot_progressive_on_the_wheel_locks_after_the_spin() -> None:
     assert s.round.wheel == WheelStops(7, 1, 0)
     # the Community Pay is below the threshold: paid at once
     assert s.credits[0] == CREDITS - 600 + 500
-    s, events = apply(s, ValidateJackpot("floorperson"))
+    s, events = apply(s, ValidateJackpot("floorperson", FLOORPERSON))
     assert [type(e).__name__ for e in events] == [
         "JackpotValidated", "WagerSettled", "HandPaid", "RoundComplete"]
     assert s.phase is Phase.COMPLETE and s.credits[0] == CREDITS - 600 + 500

@@ -24,12 +24,15 @@ from etg.core.commands import (
     OpenBets,
     PlaceBonusSpin,
     PlaceWager,
+    SetJackpotRules,
     Settle,
     Spin,
+    ValidateJackpot,
     WarDeal,
 )
 from etg.core.engine import Phase, TableState
 from etg.core.events import Event, WagerSettled
+from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import (
     Decision,
     PayoutLimit,
@@ -43,6 +46,7 @@ from etg.ui.help.pages import help_pages
 from tests.tables import maryland, maryland_bonus, run, table
 
 CREDITS = 100_000
+FLOORPERSON = ValidatorRole.FLOORPERSON
 HAND, SEAT_ROUND = PayoutLimitScope.HAND, PayoutLimitScope.SEAT_ROUND
 BURN3 = ["3S", "3S", "3S"]
 
@@ -89,6 +93,31 @@ def test_a_hand_keeps_its_count_from_the_original_deal_to_the_war() -> None:
                                (1, WagerKind.INITIAL, 1_000, 0),
                                (1, WagerKind.WAR, 1_000 + 500, 500)]
     assert s.credits[0] == CREDITS - 1_500 + 5_500 - 1_000 + 2_500 == 105_500
+
+
+@pytest.mark.parametrize("rules", [JackpotRules(100_000), None], ids=["hand_paid", "credited"])
+def test_a_hand_paid_win_counts_against_the_limit_of_its_hand(rules: JackpotRules | None) -> None:
+    # MD Ch. 2 B(5)(b) (SPEC §5: "the payout limit per hand counts every win of the hand,
+    # hand-paid ones included"): a $1,000 limit and, on the cabinet, hand pays from $1,000.
+    # The $100 Tie on spot 1 wins $1,000 at the original deal (MD Ch. 10 A(2)): the
+    # attendant pays it once validated (MD Ch. 9 J(4)), or the credits get it without the
+    # procedure. Either way the hand has had its $1,000: the War win of $100 (KH against
+    # 4D, MD Ch. 9 I(2)) is withheld whole, only its stake comes back.
+    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9C", *BURN3, "KH", "4D"]
+    s = table(maryland(payout_limit=PayoutLimit(100_000, HAND)), codes, CREDITS)
+    s, _ = run(s, [SetJackpotRules(rules), OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 10_000),
+                   PlaceWager(1, 1, BetKind.TIE, 10_000), CloseBets(), Deal(), Settle()])
+    if rules is not None:
+        assert s.phase is Phase.JACKPOT
+        s, _ = run(s, [ValidateJackpot("floorperson", FLOORPERSON)])
+    s, events = run(s, [Decide(1, 1, Decision.WAR), WarDeal(), Settle()])
+    assert paid(events, 1) == [(1, WagerKind.INITIAL, 10_000, 0),
+                               (1, WagerKind.WAR, 10_000, 10_000)]
+    tie = s.round.results[0]
+    assert (tie.payment.kind, tie.payment.win, tie.capped) == (WagerKind.TIE, 100_000, 0)
+    assert tie.paid == (10_000 if rules else 110_000)  # the stake only, when hand paid
+    by_hand = 100_000 if rules else 0
+    assert s.credits[0] + by_hand == CREDITS - 30_000 + 110_000 + 10_000 + 10_000 == 200_000
 
 
 def wheel_round(limit: PayoutLimit) -> tuple[TableState, list[Event]]:

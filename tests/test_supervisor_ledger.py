@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from etg.core.commands import (
     BetKind,
     CashIn,
@@ -27,6 +29,7 @@ from etg.core.commands import (
     VoidTarget,
     VoidWager,
 )
+from etg.core.refusal import Reason, Refused
 from etg.core.state import Phase
 from etg.ledger.recall import render_round
 from etg.ledger.verify import verify
@@ -122,3 +125,29 @@ def test_a_voided_wager_is_a_row_of_its_own_in_the_csv_export(tmp_path: Path) ->
     # seat 2's $1 Tie on spot 2: its stake back, unsettled (MD Ch. 11 C)
     assert [r.split(",")[4:] for r in voided] == [["2", "2", "tie", "voided", "100", "100", "0",
                                                     "voided (tie)", ""]]
+
+
+def test_a_wager_whose_card_is_dealt_is_not_voided_and_nothing_is_written(
+        tmp_path: Path) -> None:
+    # MD Ch. 11 C, SPEC §2: seat 2's $5 Initial on spot 2 (2C) has visibly lost to the
+    # dealer's 9C; the supervisor's void is refused and the rules settle the wager
+    table = open_table(tmp_path / "l.db")
+    p = table.state.paytable
+    table.send(Shuffle(rigged_draw(p, ["7D", "9H", "2C", "2C", "2C", "2C", "9C"]),
+                       ShuffleReason.SUPERVISOR), actor="supervisor")
+    table.send(CashIn(2, 10_000), actor="attendant")
+    for command in (OpenBets(), PlaceWager(2, 2, BetKind.INITIAL, 500), CloseBets(), Deal()):
+        table.send(command, actor="dealer")
+    head = table.ledger.head
+    with pytest.raises(Refused) as refused:
+        table.send(VoidWager(2, 2, VoidTarget.SPOT, "player dispute"), actor="supervisor")
+    assert refused.value.reason is Reason.CARD_DEALT
+    assert table.ledger.head == head  # refused: nothing is written
+    table.send(Settle(), actor="dealer")
+    assert table.state.phase is Phase.COMPLETE and table.state.credits[1] == 9_500
+    meters = table.ledger.meters()["md-community-5"]
+    assert meters[(2, "coin_in.initial")] == 500 and meters[(2, "coin_out.initial")] == 0
+    assert meters[(0, "wager_voids")] == 0
+    assert table.ledger.last_events(("wager_void",), 10) == []
+    assert verify(table.ledger) == []
+    table.close()

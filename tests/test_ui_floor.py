@@ -110,8 +110,9 @@ def test_the_console_validates_a_jackpot_with_the_pin_of_a_floorperson(tmp_path:
     type_keys(app, FLOORPERSON + "\n")
     assert app.table.state.phase is Phase.COMPLETE
     [validated] = _log(app, "jackpot_validated")
-    assert (validated["actor"], validated["details"]["validator"]) == ("floorperson",
-                                                                       "floorperson")
+    # the PIN pad's check goes with the command: the ID and the role its PIN holds
+    assert (validated["actor"], validated["details"]["validator"],
+            validated["details"]["role"]) == ("floorperson", "floorperson", "floorperson")
     assert [e["details"]["amount"] for e in _log(app, "hand_pay")] == [500_000, 1_000_050,
                                                                        500_000]
     assert _console_button(app, "dealer:floor").label == "SIGN IN"
@@ -123,7 +124,8 @@ def test_a_supervisor_is_above_a_floorperson(tmp_path: Path) -> None:
     dealer(app, "floor")
     type_keys(app, SUPERVISOR + "\n")
     [validated] = _log(app, "jackpot_validated")
-    assert validated["details"]["validator"] == "supervisor"
+    assert (validated["details"]["validator"], validated["details"]["role"]) == ("supervisor",
+                                                                                 "supervisor")
     ok = _log(app, "pin_ok")[-1]
     assert (ok["actor"], ok["details"]) == ("supervisor", {"role": "floorperson",
                                                            "who": "supervisor"})

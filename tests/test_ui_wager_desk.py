@@ -47,9 +47,9 @@ def app(tmp_path: Path) -> App:
     return make_app(tmp_path, base=lambda a: Scene(a), config=config)
 
 
-def decisions(app: App) -> None:
-    """Seat 1: $10 Initial and $1 Tie on spot 1, a tie hand (9H against 9C); seat 2: $5
-    Initial on spot 3, lower. The table waits for seat 1's War or Surrender."""
+def bets_closed(app: App) -> None:
+    """Seat 1: $10 Initial and $1 Tie on spot 1, seat 2: $5 Initial on spot 3; No More
+    Bets, no card dealt yet."""
     table = app.table
     table.send(Shuffle(rigged_draw(table.state.paytable, ["7D", "9H", "2C", "2C", "2C", "2C",
                                                           "9C"]), ShuffleReason.SUPERVISOR))
@@ -57,9 +57,17 @@ def decisions(app: App) -> None:
         table.send(CashIn(seat, 10_000), actor="attendant")
     for command in (OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 1_000),
                     PlaceWager(1, 1, BetKind.TIE, 100), PlaceWager(2, 3, BetKind.INITIAL, 500),
-                    CloseBets(), Deal(), Settle()):
+                    CloseBets()):
         table.send(command)
-    assert table.state.phase is Phase.DECISIONS
+
+
+def decisions(app: App) -> None:
+    """:func:`bets_closed`, then the deal: spot 1 is a tie hand (9H against 9C), spot 3
+    lower. The table waits for seat 1's War or Surrender."""
+    bets_closed(app)
+    for command in (Deal(), Settle()):
+        app.table.send(command)
+    assert app.table.state.phase is Phase.DECISIONS
 
 
 def wagers_page(app: App) -> OperatorMenu:
@@ -84,8 +92,9 @@ def test_the_page_lists_what_is_on_the_layout_and_what_the_engine_allows(app: Ap
     decisions(app)
     menu = wagers_page(app)
     assert "Initial $10.00" in texts(menu)  # seat 1's Tie was settled (won) at the deal
-    # the Tie is settled and there is no Progressive Payout Wager: only VOID SPOT is live
-    assert button(app, "wager:void:1:1:spot").enabled
+    # the Initial's card is on the table, the Tie is settled and there is no Progressive
+    # Payout Wager: nothing may be voided (MD Ch. 11 C)
+    assert not button(app, "wager:void:1:1:spot").enabled
     assert not button(app, "wager:void:1:1:tie").enabled
     assert not button(app, "wager:void:1:1:progressive_payout").enabled
     # seat 1's tie hand awaits a decision; seat 2 has none (MD Ch. 7 B(3)-(4))
@@ -97,8 +106,9 @@ def test_the_page_lists_what_is_on_the_layout_and_what_the_engine_allows(app: Ap
 
 def test_a_void_asks_the_supervisor_pin_then_returns_the_wager_with_the_chosen_reason(
         app: App) -> None:
-    decisions(app)
+    bets_closed(app)
     wagers_page(app)
+    assert button(app, "wager:void:1:1:tie").enabled  # no card yet: each may be voided
     tap(app, "wager:reason:1")
     tap(app, "wager:void:1:1:spot")
     pad = app.top
@@ -107,15 +117,15 @@ def test_a_void_asks_the_supervisor_pin_then_returns_the_wager_with_the_chosen_r
     assert app.table.state.round.wagers[0][0].initial == 1_000
     type_keys(app, SUPERVISOR + "\n")
     assert isinstance(app.top, OperatorMenu)
-    # MD Ch. 11 C: the $10 Initial comes back; the Tie's $11 was paid at the deal
-    assert app.table.state.credits[0] == 10_000 - 1_100 + 1_100 + 1_000 == 11_000
+    # MD Ch. 11 C: the $10 Initial and the $1 Tie come back, before any card is dealt
+    assert app.table.state.credits[0] == 10_000 - 1_100 + 1_100 == 10_000
     assert logged(app, "wager_void") == [("supervisor", {
-        "round": 1, "seat": 1, "spot": 1, "wager": "spot", "amount": 1_000,
+        "round": 1, "seat": 1, "spot": 1, "wager": "spot", "amount": 1_100,
         "reason": VOID_REASONS[1]})]
     assert logged(app, "operator_menu")[-1] == ("operator", {
         "action": "void_wager", "seat": 1, "spot": 1, "wager": "spot",
         "reason": VOID_REASONS[1], "refused": None})
-    assert app.table.state.phase is Phase.COMPLETE  # its only pending decision is gone
+    assert app.table.state.phase is Phase.BETS_CLOSED  # seat 2's wager goes on
 
 
 def test_mark_abandoned_settles_the_seats_pending_decision_by_the_paytables_rule(

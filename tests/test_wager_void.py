@@ -3,8 +3,9 @@
 MD Ch. 11 C: "If a card is not dealt to a player's Initial Wager or Tie Wager in
 the original deal, the wager shall be void and returned to the player" (the same
 words in 58 Pa. Code § 651a.11(c)). The supervisor voids one seat's wagers on one
-spot, or one side wager, before it is settled: the stake comes back whole, the
-round goes on for the rest, and no meter but the void meter moves.
+spot, or one side wager, while no card has been dealt to it (SPEC §2): the stake
+comes back whole, the round goes on for the rest, and no meter but the void meter
+moves. A wager whose card is on the table is settled by the rules.
 
 Seats start with $1,000.00; the shoes are stacked (burn card first, then spot 1
 upward, then the dealer's card).
@@ -149,74 +150,118 @@ def test_a_progressive_payout_wager_alone_is_voided() -> None:
     assert s.credits[0] == 98_000
 
 
-def red_ace(s: TableState) -> TableState:
-    s, events = run(s, [Deal(), Settle()])
-    assert s.phase is Phase.BONUS_SPIN
-    assert BonusSpinTriggered(s.round.dealer_card, (2, 1)) in events  # type: ignore[arg-type]
-    return s
+RED_ACE = ["7D", "9H", "KD", "2C", "4S", "5S", "AH"]  # the dealer's red Ace triggers the wheel
 
 
-def test_a_bonus_spin_wager_voided_after_the_trigger_leaves_the_others_to_spin() -> None:
-    # SPEC §3: the wheel spins for the seats that hold the wager; seat 1's is voided first
-    codes = ["7D", "9H", "KD", "2C", "4S", "5S", "AH"]  # the dealer's red Ace triggers
-    s = table(maryland_bonus(), codes, CREDITS)
+def test_a_bonus_spin_wager_voided_before_the_deal_leaves_the_others_to_spin() -> None:
+    # SPEC §3: the wheel spins for the seats that hold the wager; seat 1's is voided before
+    # the dealer's card, which decides the trigger, is dealt (MD Ch. 11 C)
+    s = table(maryland_bonus(), RED_ACE, CREDITS)
     s, _ = run(s, [OpenBets(), PlaceWager(1, 2, BetKind.INITIAL, 1_000), PlaceBonusSpin(1, 500),
                    PlaceWager(2, 1, BetKind.INITIAL, 1_000), PlaceBonusSpin(2, 100), CloseBets()])
-    s = red_ace(s)
     s, events = apply(s, VoidWager(1, 0, VoidTarget.BONUS_SPIN, "equipment fault at the seat"))
-    # seat 1's Initial lost to the Ace (MD Ch. 9 B(1)): 1,000 + 500 staked, 500 back
-    assert events == [voided(1, 0, VoidTarget.BONUS_SPIN, 99_000, (WagerKind.BONUS_SPIN, 500),
-                             reason="equipment fault at the seat")]
+    assert events == [voided(1, 0, VoidTarget.BONUS_SPIN, CREDITS - 1_000,
+                             (WagerKind.BONUS_SPIN, 500), reason="equipment fault at the seat")]
+    s, events = run(s, [Deal(), Settle()])
     assert s.phase is Phase.BONUS_SPIN
+    assert BonusSpinTriggered(s.round.dealer_card, (2,)) in events  # type: ignore[arg-type]
     s, events = apply(s, Spin(WheelStops(7, 1, 9)))  # $25 Community, Hot Spot seat 1
     # seat 2's $1 wager: $5 Community Pay ($1 column), and seat 1, the Hot Spot, holds none
     assert isinstance(events[0], WheelStopped)
     assert settled_of(events, 2) == [(0, WagerKind.BONUS_SPIN, Result.WON, 500)]
     assert settled_of(events, 1) == []
-    assert s.credits[:2] == (99_000, CREDITS - 1_000 - 100 + 500)
+    # seat 1's Initial lost to the Ace (MD Ch. 9 B(1)): 1,000 + 500 staked, 500 back
+    assert s.credits[:2] == (CREDITS - 1_000, CREDITS - 1_000 - 100 + 500)
 
 
-def test_voiding_the_last_bonus_spin_wager_completes_the_round_without_a_spin() -> None:
+def test_with_every_bonus_spin_wager_voided_the_wheel_does_not_spin() -> None:
     # SPEC §3: "If no seat has a Bonus Spin wager the wheel does not spin"
-    codes = ["7D", "9H", "KD", "2C", "4S", "5S", "AH"]
-    s = table(maryland_bonus(), codes, CREDITS)
+    s = table(maryland_bonus(), RED_ACE, CREDITS)
     s, _ = run(s, [OpenBets(), PlaceWager(1, 2, BetKind.INITIAL, 1_000), PlaceBonusSpin(1, 500),
-                   CloseBets(), Deal(), Settle()])
-    assert s.phase is Phase.BONUS_SPIN
-    s, events = apply(s, VoidWager(1, 0, VoidTarget.BONUS_SPIN, NO_CARD))
-    assert [type(e) for e in events] == [WagerVoided, RoundComplete]
+                   CloseBets(), VoidWager(1, 0, VoidTarget.BONUS_SPIN, NO_CARD)])
+    s, events = run(s, [Deal(), Settle()])
+    assert isinstance(events[-1], RoundComplete)
     assert s.phase is Phase.COMPLETE and s.round.wheel is None
     assert s.credits[0] == CREDITS - 1_000  # the Initial lost to the Ace; the $5 came back
 
 
-def test_voiding_the_only_pending_decision_ends_the_decisions() -> None:
-    # spot 1 ties (9H against 9C): seat 1's Initial awaits War or Surrender; its Tie won 10:1
-    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9C"]
-    s = table(maryland_bonus(), codes, CREDITS)
-    s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 1_000),
-                   PlaceWager(1, 1, BetKind.TIE, 100), CloseBets(), Deal(), Settle()])
-    assert s.phase is Phase.DECISIONS and s.pending_decisions() == ((1, 1),)
-    s, events = apply(s, VoidWager(1, 1, VoidTarget.SPOT, NO_CARD))
-    assert events[0] == voided(1, 1, VoidTarget.SPOT, CREDITS + 1_000,
-                               (WagerKind.INITIAL, 1_000))
-    assert isinstance(events[-1], RoundComplete) and s.phase is Phase.COMPLETE
-    # the Tie Wager was settled before the void: 100 staked, 1,100 back
-    assert s.credits[0] == CREDITS + 1_000
-
-
-def test_voiding_the_only_war_spot_cancels_the_war_deal() -> None:
-    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9C"]
+def test_the_war_deals_tie_wager_is_voided_before_its_war_card() -> None:
+    # MD Ch. 7 F(2): a new Tie Wager on the War deal; its card is the spot's War card, so it
+    # may be voided until the War deal (MD Ch. 11 C); the War goes on without it
+    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9C", "3S", "3S", "3S", "KH", "2D"]
     s = table(maryland_bonus(), codes, CREDITS)
     s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 1_000), CloseBets(), Deal(),
                    Settle(), Decide(1, 1, Decision.WAR, 100)])
     assert s.phase is Phase.WAR_PENDING
     assert s.credits[0] == CREDITS - 2_100
-    s, events = apply(s, VoidWager(1, 1, VoidTarget.SPOT, NO_CARD))
-    # Initial, War and the War deal's Tie Wager come back; no War card is dealt
-    assert events[0] == voided(1, 1, VoidTarget.SPOT, CREDITS, (WagerKind.INITIAL, 1_000),
-                               (WagerKind.WAR, 1_000), (WagerKind.WAR_TIE, 100))
-    assert s.phase is Phase.COMPLETE
-    assert not any(isinstance(e, CardDealt) for e in events)
+    s, events = apply(s, VoidWager(1, 1, VoidTarget.TIE, "wager accepted in error"))
+    assert events == [voided(1, 1, VoidTarget.TIE, CREDITS - 2_000, (WagerKind.WAR_TIE, 100),
+                             reason="wager accepted in error")]
+    assert s.phase is Phase.WAR_PENDING
+    s, events = run(s, [WarDeal(), Settle()])
+    # KH beats the dealer's 2D: Initial returned, War 1:1 (MD Ch. 9 I(2)); no War-deal Tie
+    assert settled_of(events, 1) == [(1, WagerKind.INITIAL, Result.PUSHED, 1_000),
+                                     (1, WagerKind.WAR, Result.WON, 2_000)]
+    assert s.credits[0] == CREDITS + 1_000
+
+
+def test_a_wager_that_visibly_lost_is_settled_never_voided() -> None:
+    # The issue's case: the supervisor tries to return a $10 Initial Wager whose card lost
+    # to the dealer's (2C against 8C, dealt and not yet settled). MD Ch. 11 C voids only a
+    # wager that got no card; SPEC §2: "a wager whose card is on the table is settled by the
+    # rules, never returned by hand"
+    s = betting(LOW_SPOT_2)
+    s, _ = apply(s, Deal())
+    assert s.phase is Phase.DEALT and s.round.wagers[1][1].initial == 1_000
+    with pytest.raises(Refused) as refused:
+        apply(s, VoidWager(2, 2, VoidTarget.SPOT, "player dispute"))
+    assert (refused.value.reason, refused.value.message) == (
+        Reason.CARD_DEALT, "seat 2's Initial Wager on spot 2 has its card on the table: the "
+                           "rules settle it; only a wager that got no card is void "
+                           "(MD Ch. 11 C)")
+    s, events = apply(s, Settle())
+    assert settled_of(events, 2) == [(2, WagerKind.INITIAL, Result.LOST, 0),
+                                     (2, WagerKind.TIE, Result.LOST, 0)]
+    assert s.credits[1] == CREDITS - 1_100
+
+
+TIED_SPOT_1 = ["7D", "9H", "2C", "2C", "2C", "2C", "9C", "3S", "3S", "3S", "KH", "2D"]
+"""Spot 1's 9H ties the dealer's 9C; after three burns, its War card KH, the dealer's 2D."""
+
+
+@pytest.mark.parametrize(("steps", "command", "message"), [
+    ([], VoidWager(1, 1, VoidTarget.TIE, NO_CARD),
+     "seat 1's Tie Wager on spot 1 has its card on the table"),
+    ([], VoidWager(1, 1, VoidTarget.PROGRESSIVE_PAYOUT, NO_CARD),
+     "seat 1's Progressive Payout Wager on spot 1 has its card on the table"),
+    ([], VoidWager(1, 0, VoidTarget.BONUS_SPIN, NO_CARD),
+     "seat 1's Bonus Spin wager has its card on the table (the dealer's card decides the "
+     "Bonus Spin trigger)"),
+    ([Settle()], VoidWager(1, 1, VoidTarget.SPOT, NO_CARD),
+     "seat 1's Initial Wager on spot 1 has its card on the table"),
+    ([Settle(), Decide(1, 1, Decision.WAR, 100)], VoidWager(1, 1, VoidTarget.SPOT, NO_CARD),
+     "seat 1's Initial Wager on spot 1 has its card on the table"),
+    ([Settle(), Decide(1, 1, Decision.WAR, 100), WarDeal()],
+     VoidWager(1, 1, VoidTarget.TIE, NO_CARD),
+     "seat 1's War deal's Tie Wager on spot 1 has its card on the table"),
+])
+def test_a_wager_with_its_card_dealt_is_refused_at_every_step(
+        steps: list[object], command: VoidWager, message: str) -> None:
+    # MD Ch. 11 C: the Initial, Tie and Progressive Payout Wagers have their card from the
+    # original deal, the War and the War deal's Tie Wagers from the War deal, the Bonus Spin
+    # wager from the dealer's card
+    s = table(maryland_bonus(), TIED_SPOT_1, CREDITS)
+    s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 1_000),
+                   PlaceWager(1, 1, BetKind.PROGRESSIVE_PAYOUT, 500),
+                   PlaceWager(1, 1, BetKind.TIE, 100), PlaceBonusSpin(1, 500), CloseBets(),
+                   Deal(), *steps])  # type: ignore[list-item]
+    if command.target is VoidTarget.TIE and not steps:
+        assert s.phase is Phase.DEALT  # the Tie Wager is still on the layout, unsettled
+    with pytest.raises(Refused) as refused:
+        apply(s, command)
+    assert refused.value.reason is Reason.CARD_DEALT
+    assert refused.value.message == (f"{message}: the rules settle it; only a wager that got "
+                                     f"no card is void (MD Ch. 11 C)")
 
 
 def test_a_voided_initial_wager_gets_no_card_on_a_per_seat_table() -> None:
@@ -289,20 +334,3 @@ def test_a_settled_wager_on_a_spot_still_in_play_is_refused_as_settled() -> None
                                 "voided only before it is settled (MD Ch. 11 C)")
     s, _ = run(s, [Decide(1, 1, Decision.SURRENDER), NextRound()])
     assert s.credits[0] == CREDITS - 1_000 - 100 + 1_100 + 500
-
-
-def test_a_spot_void_during_the_war_deal_returns_what_rides_on_the_spot() -> None:
-    # War cards dealt; seat 1's War is voided before the War is settled (MD Ch. 11 C)
-    codes = ["7D", "9H", "2C", "2C", "2C", "2C", "9C", "3S", "3S", "3S", "KH", "2D"]
-    s = table(maryland_bonus(), codes, CREDITS)
-    s, _ = run(s, [OpenBets(), PlaceWager(1, 1, BetKind.INITIAL, 1_000),
-                   PlaceWager(2, 1, BetKind.INITIAL, 500), CloseBets(), Deal(), Settle(),
-                   Decide(1, 1, Decision.WAR), Decide(2, 1, Decision.WAR), WarDeal()])
-    assert s.phase is Phase.WAR_DEALT
-    s, _ = apply(s, VoidWager(1, 1, VoidTarget.SPOT, NO_CARD))
-    s, events = apply(s, Settle())
-    # seat 2's War card KH beats the dealer's 2D: Initial returned, War 1:1 (MD Ch. 9 I(2))
-    assert settled_of(events, 1) == []
-    assert settled_of(events, 2) == [(1, WagerKind.INITIAL, Result.PUSHED, 500),
-                                     (1, WagerKind.WAR, Result.WON, 1_000)]
-    assert s.credits[:2] == (CREDITS, CREDITS + 500)

@@ -52,7 +52,6 @@ from etg.core.commands import (
     Shuffle,
     ShuffleReason,
     SignInDealer,
-    ValidateJackpot,
     WarDeal,
 )
 from etg.core.jackpot import JackpotRules
@@ -63,7 +62,7 @@ from etg.core.shoe import stacked_draw
 from etg.core.state import Phase
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
-from etg.table.pin import hash_pin
+from etg.table.pin import hash_pin, jackpot_validation
 from etg.ui.animations import BigWin, Celebration
 from etg.ui.app import App
 from etg.ui.dealer_console import DealerPanel, DealerScreen, DealerWindow
@@ -181,7 +180,7 @@ def _play(app: App, seats: int, spots: int, folder: Path) -> None:
     save("04-progressive-hit")
     _until(app, lambda: table.state.phase is Phase.JACKPOT and app.settled)
     save("05-jackpot-lock")
-    app.send(ValidateJackpot("floorperson"), "floorperson")
+    app.send(jackpot_validation("floorperson"), "floorperson")
     _until(app, lambda: table.state.phase is Phase.BONUS_SPIN and app.settled)
     app.send(table.spin_command(), "dealer")
     _until(app, lambda: (spin := app.base.presenter.spin()) is not None  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from typing import Any
 
 from etg.core.events import Events, HandPaid, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
-from etg.core.jackpot import HeldAward
+from etg.core.jackpot import HeldAward, ValidatorRole
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
 from etg.core.progressive import award
 from etg.core.settle import Payment, Result, WagerKind
@@ -165,7 +165,8 @@ class Cashier:
         elif kind in _SPOT_FIELDS:
             self._clear(seat, spot, (_SPOT_FIELDS[kind],))
 
-    def release(self, held: HeldAward, round_number: int, validator: str) -> None:
+    def release(self, held: HeldAward, round_number: int, validator: str,
+                role: ValidatorRole | None) -> None:
         """Pay an award a jackpot lock held: to the credits, or by the attendant (a hand pay).
 
         A hand pay credits only the stake the payment returns; the winnings leave the
@@ -181,7 +182,7 @@ class Cashier:
                                          held.capped, self.credits[i]))
         if held.hand_pay:
             self.events.record(HandPaid, round_number, held.seat, held.spot, payment.kind,
-                               held.win, validator)
+                               held.win, validator, role)
         kind = payment.kind
         if kind is _BONUS_SPIN:
             self.bonus[i] = 0
@@ -224,16 +225,21 @@ class Cashier:
         self.wagers[seat - 1] = tuple(row)
 
     def _won_on_hands(self) -> dict[tuple[int, int], int]:
-        """Winnings counted against the limit so far this round, per (seat, spot) hand."""
+        """Winnings counted against the limit so far this round, per (seat, spot) hand.
+
+        A result's winnings are what it won less what the limit withheld, however they
+        were paid: a hand pay credits only its stake, the attendant pays the rest, and
+        it still counts (MD Ch. 2 B(5)(b): the limit is per hand, SPEC §5).
+        """
         hands = self._hands
         if hands is None:
             # Earlier commands' settlements are the round's results: one pass, then kept.
             hands = self._hands = {}
             limited = self.limited
-            for seat, spot, payment, paid in self.s.round.settled():
+            for seat, spot, payment, _paid, capped in self.s.round.settled():
                 if payment.kind in limited:
                     key = (seat, spot)
-                    hands[key] = hands.get(key, 0) + paid - payment.returned
+                    hands[key] = hands.get(key, 0) + payment.win - capped
         return hands
 
     def state(self, **changes: Any) -> TableState:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from etg.core.jackpot import JackpotRules
+from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import Decision, Paytable
 from etg.core.shoe import ShoeDraw
 from etg.core.wheel import WheelStops
@@ -220,10 +220,14 @@ class CashOut:
 class ValidateJackpot:
     """A floorperson or above validates the jackpot that locks the table (MD Ch. 9 J(4)(c)).
 
-    ``validator`` names who did (the role or ID whose PIN the controller checked).
+    ``validator`` is the ID and ``role`` the role the table layer checked the PIN
+    against in the PIN registry (a role's own PIN has the role's name for its ID).
+    ``role`` is None only in a validation recorded before roles were: the ledger
+    decodes such a record as it was written, and the table never sends one.
     """
 
     validator: str
+    role: ValidatorRole | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,7 @@ from etg.core.events import (
 )
 from etg.core.evolve import evolve
 from etg.core.floor import sign_in, tip
-from etg.core.jackpot import AfterJackpot, JackpotLock
+from etg.core.jackpot import AfterJackpot, JackpotLock, paid_on_validation
 from etg.core.money import format_cents as _money
 from etg.core.paytable import (
     AbandonedWager,
@@ -711,11 +711,17 @@ def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, Ev
         raise Refused(Reason.NO_JACKPOT, "there is no jackpot to validate")
     if not c.validator.strip():
         raise Refused(Reason.NO_JACKPOT, "a validation names the floorperson who made it")
+    if c.validator == s.dealer:
+        # MD Ch. 9 J(4)(c): "a floorperson or above validates"; the dealer whose table it
+        # is never validates its own jackpot, whatever PIN is offered (SPEC §5).
+        raise Refused(Reason.NOT_A_VALIDATOR,
+                      f"dealer {s.dealer} deals this table and cannot validate its jackpot: "
+                      f"a floorperson or above validates it (MD Ch. 9 J(4)(c))")
     events = Events.of(JackpotValidated, lock.round_number, c.validator, lock.amount,
-                       lock.hand_pay_amount)
+                       lock.hand_pay_amount, c.role)
     cashier = Cashier(evolve(s, jackpot=None), events)
     for held in lock.awards:
-        cashier.release(held, lock.round_number, c.validator)
+        cashier.release(held, lock.round_number, c.validator, c.role)
     if lock.then is AfterJackpot.DECISIONS:
         decided = cashier.state(phase=Phase.DECISIONS)
         events.record(DecisionsOpened, decided.pending_decisions())
@@ -757,6 +763,13 @@ def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
     if not c.reason.strip():
         raise Refused(Reason.WRONG_PHASE, "a void needs a reason")
     r = s.round
+    if paid_on_validation(r.settled(), s.jackpot_rules):
+        # SPEC §2: what a validated jackpot paid stays paid and on its meters; a void would
+        # put a paid meter back on display (a jackpot paid twice) and lose the hand pay.
+        raise Refused(Reason.JACKPOT_PAID,
+                      f"round {r.number} has paid a validated jackpot: what was paid stays "
+                      f"paid and on its meters, so the round is finished, not voided "
+                      f"(SPEC §2; MD Ch. 9 J(4))")
     refunds = tuple(put - back for put, back in zip(r.staked, r.returned, strict=True))
     credits = tuple(c_ + f for c_, f in zip(s.credits, refunds, strict=True))
     house = s.house - (sum(refunds) - s.on_table)
@@ -772,25 +785,17 @@ def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
 
 
 def _void_wager(s: TableState, c: VoidWager) -> tuple[TableState, Events]:
-    """One seat's wagers on a spot, or one side wager, returned before settlement (MD Ch. 11 C).
+    """One seat's wagers on a spot, or one side wager, returned while no card has been dealt
+    to them (MD Ch. 11 C).
 
-    The round goes on for the rest; a step the void leaves with nothing to do is
-    passed: the last pending decision voided ends the decisions, the last War
-    Wager the War, the last Bonus Spin wager the spin (the wheel spins only for
-    a seat that holds the wager, SPEC §3).
+    The round goes on for the rest, at the same step: a wager voided before the deal
+    that decides it leaves every decision, War Wager and Bonus Spin wager of the
+    round as it was.
     """
     wagers = voided_wagers(s, c)
     events = Events()
     cashier = Cashier(s, events)
     void_wagers(cashier, c, wagers)
-    phase = s.phase
-    if phase is Phase.DECISIONS:
-        return _after_decision(cashier)
-    if phase is Phase.WAR_PENDING and not any(
-            w.decision is _WAR for row in cashier.wagers for w in row):
-        return _finish(cashier)
-    if phase is Phase.BONUS_SPIN and not any(cashier.bonus):
-        return _complete(cashier)
     return cashier.state(), events
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from etg.core.cards import Card
 from etg.core.commands import BetKind, ShuffleReason, VoidTarget
-from etg.core.jackpot import HeldAward
+from etg.core.jackpot import HeldAward, ValidatorRole
 from etg.core.paytable import AbandonedWager, Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment, WagerKind
 from etg.core.wheel import WheelStops
@@ -253,6 +253,7 @@ class JackpotValidated:
     validator: str
     amount: int  # winnings validated, credited and hand paid together
     hand_paid: int  # of which paid by the attendant
+    role: ValidatorRole | None  # None: recorded before the validator's role was
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,7 @@ class HandPaid:
     kind: WagerKind
     amount: int
     validator: str
+    role: ValidatorRole | None  # None: recorded before the validator's role was
 
 
 @dataclass(frozen=True, slots=True)

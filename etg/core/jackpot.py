@@ -19,10 +19,11 @@ before this procedure existed) pays every award straight to the credits.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from etg.core.settle import Payment
+from etg.core.settle import Payment, WagerKind
 
 DEFAULT_HAND_PAY_CENTS = 120_000
 """$1,200.00: the cabinet's default hand-pay threshold.
@@ -39,6 +40,28 @@ class JackpotRules:
     by the attendant; it and every progressive award lock the table until validated."""
 
     hand_pay_cents: int = DEFAULT_HAND_PAY_CENTS
+
+
+class ValidatorRole(Enum):
+    """Who may validate a jackpot: "a floorperson or above" (MD Ch. 9 J(4)(c)).
+
+    The values are the roles' names in the PIN registry (``etg.table.pin.PinRole``),
+    which checks the PIN before a validation is sent.
+    """
+
+    FLOORPERSON = "floorperson"
+    SUPERVISOR = "supervisor"
+
+
+def validator_words(validator: str, role: ValidatorRole | None) -> str:
+    """Who validated, for recall and export: the ID and the role it was checked in.
+
+    A role's own PIN has the role's name for its ID: said once. A validation recorded
+    before the role was recorded (``role`` None) says so rather than guess it.
+    """
+    if role is None:
+        return f"{validator} (role not recorded)"
+    return validator if validator == role.value else f"{validator} ({role.value})"
 
 
 class AfterJackpot(Enum):
@@ -99,3 +122,20 @@ class JackpotLock:
     def seats(self) -> tuple[int, ...]:
         """The seats with an award held, in the order they will be paid."""
         return tuple(dict.fromkeys(a.seat for a in self.awards))
+
+
+def paid_on_validation(settled: Iterable[tuple[int, int, Payment, int, int]],
+                       rules: JackpotRules | None) -> bool:
+    """Whether a round's results (``Round.settled()``) hold an award a validation paid.
+
+    Under jackpot rules every progressive award is held until validated, and a hand
+    pay is the one result whose winnings (its win less what the limit capped) are
+    more than it credited. Such a round has paid money that no void can take back
+    (SPEC §2): the attendant's cash, a meter reset before the players' eyes.
+    """
+    for _seat, _spot, payment, paid, capped in settled:
+        if payment.win - capped > paid - payment.returned:
+            return True  # a hand pay: the winnings left by the attendant's hand
+        if rules is not None and payment.kind is WagerKind.PROGRESSIVE:
+            return True
+    return False

@@ -37,9 +37,12 @@ class Reason(Enum):
     REASON_REQUIRED = "reason_required"  # MD Ch. 11: a void is recorded with its reason
     NOTHING_TO_VOID = "nothing_to_void"  # MD Ch. 11 C
     ALREADY_SETTLED = "already_settled"  # MD Ch. 11 C: a wager is voided before it is settled
+    CARD_DEALT = "card_dealt"  # MD Ch. 11 C: only a wager that got no card is void
     NO_DECISION_PENDING = "no_decision_pending"  # MD Ch. 7 B(3)-(4)
     JACKPOT_LOCKED = "jackpot_locked"  # MD Ch. 9 J(4)(c): play waits for the validation
     NO_JACKPOT = "no_jackpot"
+    NOT_A_VALIDATOR = "not_a_validator"  # MD Ch. 9 J(4)(c): a floorperson or above validates
+    JACKPOT_PAID = "jackpot_paid"  # SPEC §2: a round with a validated jackpot is not voided
     INVALID_DEALER = "invalid_dealer"
     ALREADY_SIGNED_IN = "already_signed_in"
     NO_DEALER = "no_dealer"  # MD Ch. 2 D: a tip goes to the dealer at the table

@@ -148,18 +148,19 @@ class Round:
         object.__setattr__(settled, "__dict__", attributes)  # as etg.core.evolve copies
         return settled
 
-    def settled(self) -> Iterator[tuple[int, int, Payment, int]]:
-        """Each result's seat, spot, payment and ``paid``, in order, without building it."""
+    def settled(self) -> Iterator[tuple[int, int, Payment, int, int]]:
+        """Each result's seat, spot, payment, ``paid`` and ``capped``, in order, without
+        building it."""
         attributes = self.__dict__
         if "results" in attributes:
             for e in attributes["results"]:
-                yield e.seat, e.spot, e.payment, e.paid
+                yield e.seat, e.spot, e.payment, e.paid, e.capped
             return
         for item in attributes["_recorded_results"]:
             if type(item) is tuple:
-                yield item[1], item[2], item[3], item[4]
+                yield item[1], item[2], item[3], item[4], item[5]
             else:
-                yield item.seat, item.spot, item.payment, item.paid
+                yield item.seat, item.spot, item.payment, item.paid, item.capped
 
 
 @dataclass(frozen=True)  # no slots: see etg.core.evolve

@@ -26,6 +26,17 @@ assert all(getattr(command_module, n) is t for n, t in COMMAND_TYPES.items())
 assert all(getattr(event_module, n) is t for n, t in EVENT_TYPES.items())
 
 
+RECORDED_BEFORE: dict[str, dict[str, Any]] = {
+    "ValidateJackpot": {"role": None},
+    "JackpotValidated": {"role": None},
+    "HandPaid": {"role": None},
+}
+"""Fields added to a command or event since some ledgers were written, each with the value
+a record without it stands for. A jackpot validation recorded before the validator's role
+was (MD Ch. 9 J(4)(c)) decodes as it was written: its role None, "not recorded", never a
+guess; the engine replays it so, and recall and export say so."""
+
+
 def dump_state(state: TableState) -> str:
     return _STATE.dump_json(state).decode()
 
@@ -41,7 +52,8 @@ def dump_command(command: Command) -> dict[str, Any]:
 
 def load_command(data: dict[str, Any]) -> Command:
     """A command as journaled; JSON mode, so nested strict dataclasses (a paytable) load too."""
-    fields = {k: v for k, v in data.items() if k != "type"}
+    fields = {**RECORDED_BEFORE.get(data["type"], {}),
+              **{k: v for k, v in data.items() if k != "type"}}
     cls = COMMAND_TYPES[data["type"]]
     loaded: Command = _adapter(cls).validate_json(json.dumps(fields))
     return loaded
@@ -52,7 +64,8 @@ def dump_event(event: Event) -> dict[str, Any]:
 
 
 def load_event(data: dict[str, Any]) -> Event:
-    fields = {k: v for k, v in data.items() if k != "type"}
+    fields = {**RECORDED_BEFORE.get(data["type"], {}),
+              **{k: v for k, v in data.items() if k != "type"}}
     cls = EVENT_TYPES[data["type"]]
     loaded: Event = _adapter(cls).validate_python(fields)
     return loaded

@@ -27,6 +27,7 @@ from etg.core.events import (
     WagerSettled,
     WagerVoided,
 )
+from etg.core.jackpot import validator_words
 from etg.core.settle import Result, WagerKind
 from etg.ledger.meters import round_events
 
@@ -139,9 +140,11 @@ def _rows(events: list[Event]) -> list[list[Any]]:
                 # A single-wager void (MD Ch. 11 C): each wager's whole stake back, unsettled.
                 rows += [[seat, spot, p.kind.value, Result.VOIDED.value, p.stake, p.stake, 0,
                           f"voided ({target.value})"] for p in wagers]
-            case HandPaid(seat=seat, spot=spot, kind=kind, amount=amount, validator=who):
+            case HandPaid(seat=seat, spot=spot, kind=kind, amount=amount, validator=who,
+                          role=role):
                 rows.append([seat, spot, HAND_PAY_KIND, Result.WON.value, 0, amount, 0,
-                             f"{kind.value} paid by the attendant, validated by {who}"])
+                             f"{kind.value} paid by the attendant, validated by "
+                             f"{validator_words(who, role)}"])
             case RoundVoided(refunds=refunds):
                 rows += [[seat, 0, VOID_KIND, Result.VOIDED.value, 0, refund, 0, ""]
                          for seat, refund in enumerate(refunds, start=1) if refund]

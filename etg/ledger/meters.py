@@ -190,7 +190,7 @@ def _definitions() -> dict[str, str]:
         WARS: "War decisions, one per seat and tied spot",
         SURRENDERS: "Surrender decisions, one per seat and tied spot",
         VOIDS: "voided rounds",
-        WAGER_VOIDS: "single wagers voided before settlement (MD Ch. 11 C)",
+        WAGER_VOIDS: "single wagers voided before their card was dealt (MD Ch. 11 C)",
         WAGER_VOIDS_AMOUNT: "cents returned by single-wager voids",
     })
     for level in ProgressiveLevel:

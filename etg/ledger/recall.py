@@ -35,6 +35,7 @@ from etg.core.events import (
     WagerVoided,
     WheelStopped,
 )
+from etg.core.jackpot import validator_words
 from etg.core.money import format_cents as money
 from etg.core.money import format_gain as signed_money
 from etg.core.paytable import AbandonedWager, ProgressiveLevel
@@ -133,9 +134,11 @@ def _table_events(events: list[Event]) -> list[str]:
                 held = ", ".join(f"seat {a.seat} {WAGER_LABELS[a.payment.kind]} {money(a.win)}"
                                  f"{' (hand pay)' if a.hand_pay else ''}" for a in awards)
                 lines.append(f"Jackpot lock: {held}")
-            case JackpotValidated(validator=validator, amount=amount, hand_paid=hand_paid):
-                lines.append(f"Jackpot validated by {validator}: {money(amount)}, of which "
-                             f"{money(hand_paid)} paid by the attendant")
+            case JackpotValidated(validator=validator, role=role, amount=amount,
+                                  hand_paid=hand_paid):
+                lines.append(f"Jackpot validated by {validator_words(validator, role)}: "
+                             f"{money(amount)}, of which {money(hand_paid)} paid by the "
+                             f"attendant")
             case _:
                 pass
     return lines
@@ -204,10 +207,10 @@ def _seat_event(event: Event, seat: int) -> str | None:
                      f"tie hands on spots {', '.join(str(spot) for spot in spots)}")
             return (f"abandoned seat marked abandoned by the supervisor; {where}: "
                     f"{_ABANDONED_RULE[rule]}")
-        case HandPaid(seat=s, spot=spot, kind=kind, amount=amount, validator=validator) \
-                if s == seat:
+        case HandPaid(seat=s, spot=spot, kind=kind, amount=amount, validator=validator,
+                      role=role) if s == seat:
             return (f"hand pay {_where(spot)}{WAGER_LABELS[kind]} {money(amount)} paid by the "
-                    f"attendant, validated by {validator}")
+                    f"attendant, validated by {validator_words(validator, role)}")
         case TipGiven(seat=s, dealer_id=dealer, amount=amount) if s == seat:
             return f"tip      {money(amount)} to dealer {dealer}"
     return None

@@ -6,6 +6,12 @@ after it: cash in and out, tips, each round's result and progressive flows,
 each round's and each log entry's meters. At every round, every checkpoint and
 at the end it compares what the ledger adds up to with what was recorded.
 
+The money identity includes what left by the attendant's hand: the hand pays a
+round's validation made (its ``hand_pay`` log entries) must be on that round's
+attendant-paid meter, so that coin in − coin out − attendant-paid jackpots is
+the house's win. A round voided after a hand pay (MD Ch. 9 J(4); SPEC §2 allows
+no such void) counts none of it, and is reported.
+
 A round is read from its header alone (:func:`etg.ledger.entry.round_header`:
 its credits, its progressive meters after it and its summary), without
 decoding its events; ``events`` makes each summary again from the round's
@@ -29,9 +35,10 @@ from itertools import zip_longest
 from operator import add
 from typing import Any
 
+from etg.core.money import format_cents
 from etg.core.state import LEVELS, Phase, TableState
 from etg.ledger.entry import COMPACT, Entry, EntryKind, checkpoint_data
-from etg.ledger.meters import log_meters, round_meters
+from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS_AMOUNT, log_meters, round_meters
 from etg.ledger.money import CONTRIBUTED, settled_net, summarize
 from etg.ledger.store import Ledger, Problem
 
@@ -77,6 +84,8 @@ class Recount:
     cash: list[tuple[int, int, int]] = field(default_factory=list)  # (entry, seat, amount) since
     # the last round: a round's credits before it are the credits less those after its OpenBets
     started: Figures | None = None  # the figures of the first checkpoint it started from
+    hand_paid: dict[int, int] = field(default_factory=dict)  # per round, cents paid by hand
+    # (its ``hand_pay`` log entries) until the round's record; a round is never split
     last_checkpoint: int = 0  # the newest checkpoint read
 
     def feed(self, entry: Entry) -> None:
@@ -142,6 +151,7 @@ class Recount:
         self.open_seq = figures.open_seq
         self.cash = list(figures.cash)
         self.rounds_meters = {}
+        self.hand_paid = {}
         self.last_checkpoint = figures.seq
 
     # --- entries --------------------------------------------------------------------------
@@ -198,6 +208,9 @@ class Recount:
                 self._found("credits", f"entries row {entry.seq}: seat {seat} "
                                        f"{'tipped' if kind == 'tip' else 'cashed out'} more "
                                        f"than its credits")
+        if kind == "hand_pay":
+            number = int(details["round"])
+            self.hand_paid[number] = self.hand_paid.get(number, 0) + int(details["amount"])
         if kind == "ram_clear":
             self.meters, self.rounds_meters = {}, {}
         logged = {"id": entry.seq, "at": entry.at, "kind": kind, "actor": entry.actor,
@@ -248,6 +261,7 @@ class Recount:
         if min(after, default=0) < 0:
             self._found("credits", f"{_where(seq, number)}: negative credits {after}")
         self.credits = list(after)
+        self._hand_pays(summary, complete, seq, number)
         if complete:
             self._progressive(summary["progressive"], seq, number)
         meters_after = record.get("meters_after")
@@ -323,6 +337,26 @@ class Recount:
             if meters[i] != after or reserves[i] < 0:
                 self._found("progressive", f"{_where(seq, number)}: the {level} meter after the "
                                            f"award is {after}, the ledger adds up to {meters[i]}")
+
+    def _hand_pays(self, summary: dict[str, Any], complete: bool, seq: int,
+                   number: int) -> None:
+        """The round's hand pays (its ``hand_pay`` log entries) against its attendant-paid
+        meter: equal, or coin in − coin out − attendant-paid is not the house's win.
+
+        A round with no hand pay logged is not compared: one recorded before validation
+        existed counted its credited progressive awards there (see etg.ledger.meters).
+        """
+        by_hand = self.hand_paid.pop(number, 0)
+        if not by_hand:
+            return
+        # A voided round counts no meter but its voids (etg.ledger.meters.round_meters).
+        metered = summary["meters"].get(ATTENDANT_PAID_JACKPOTS_AMOUNT, [0])[0]
+        if metered != by_hand:
+            voided = "" if complete else ", as the round was voided"
+            self._found("meters", f"{_where(seq, number)}: the attendant paid "
+                                  f"{format_cents(by_hand)} by hand, its attendant-paid meter "
+                                  f"counts {format_cents(metered)}{voided}: coin in − coin out "
+                                  f"− attendant-paid is not the house's win (SPEC §2)")
 
     def _compare_state(self, state: TableState, where: str, what: str) -> None:
         """The state against the running figures; mid-round, against the figures the round

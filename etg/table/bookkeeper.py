@@ -41,6 +41,7 @@ from etg.core.events import (
     TipGiven,
     WagerVoided,
 )
+from etg.core.jackpot import ValidatorRole
 from etg.core.state import LEVELS, TableState
 from etg.ledger.codec import dump_event
 from etg.ledger.meters import round_meters
@@ -236,13 +237,14 @@ def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
                 {"seat": a.seat, "spot": a.spot, "kind": a.payment.kind.value, "amount": a.win,
                  "hand_pay": a.hand_pay} for a in awards]}
         case JackpotValidated(round_number=number, validator=validator, amount=amount,
-                              hand_paid=hand_paid):
+                              hand_paid=hand_paid, role=role):
             return "jackpot_validated", {"round": number, "validator": validator,
-                                         "amount": amount, "hand_paid": hand_paid}
+                                         "role": _role(role), "amount": amount,
+                                         "hand_paid": hand_paid}
         case HandPaid(round_number=number, seat=seat, spot=spot, kind=kind, amount=amount,
-                      validator=validator):
+                      validator=validator, role=role):
             return "hand_pay", {"round": number, "seat": seat, "spot": spot, "kind": kind.value,
-                                "amount": amount, "validator": validator}
+                                "amount": amount, "validator": validator, "role": _role(role)}
         case DealerSignedIn(dealer_id=dealer, previous=previous):
             return "dealer_sign_in", {"dealer": dealer, "previous": previous}
         case TipGiven(seat=seat, dealer_id=dealer, amount=amount):
@@ -250,3 +252,8 @@ def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
         case JackpotRulesSet(hand_pay_cents=cents, previous=previous):
             return "jackpot_rules", {"hand_pay_cents": cents, "previous": previous}
     raise TypeError(f"not a floor event: {event!r}")
+
+
+def _role(role: ValidatorRole | None) -> str | None:
+    """A validator's role in an event-log entry (MD Ch. 9 J(4)(c)); None: not recorded."""
+    return None if role is None else role.value

@@ -33,6 +33,7 @@ from etg.core.commands import (
 )
 from etg.core.events import Event, Events
 from etg.core.flow import DealerAction, dealer_next
+from etg.core.jackpot import ValidatorRole
 from etg.core.paytable import Decision, Layout, Paytable
 from etg.core.refusal import Refused
 from etg.core.rng import RandomSource
@@ -42,8 +43,9 @@ from etg.core.wheel import draw_stops
 
 Apply = Callable[[TableState, Command], tuple[TableState, list[Event]]]
 
-BOT_FLOORPERSON = "floorperson (bot)"
-"""Who validates a jackpot on a table the bots play (autoplay, the demo): logged as such."""
+BOT_FLOORPERSON = "bot"
+"""Who validates a jackpot on a table the bots play (autoplay, the demo), in the floorperson's
+role: recorded as such, "bot (floorperson)"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,7 @@ _SIMPLE: dict[DealerAction, Command] = {
     DealerAction.OPEN: OpenBets(), DealerAction.CLOSE: CloseBets(), DealerAction.DEAL: Deal(),
     DealerAction.SETTLE: Settle(), DealerAction.CLOSE_DECISIONS: CloseDecisions(),
     DealerAction.WAR_DEAL: WarDeal(), DealerAction.NEXT_ROUND: NextRound(),
-    DealerAction.VALIDATE: ValidateJackpot(BOT_FLOORPERSON),
+    DealerAction.VALIDATE: ValidateJackpot(BOT_FLOORPERSON, ValidatorRole.FLOORPERSON),
 }
 
 

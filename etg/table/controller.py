@@ -60,13 +60,14 @@ from etg.core.commands import (
     ShuffleReason,
     Spin,
     SwitchPaytable,
+    ValidateJackpot,
 )
 from etg.core.console import ConsoleAction, console_refusals
 from etg.core.engine import apply, new_table
 from etg.core.engine import refusal as engine_refusal
 from etg.core.events import Event, RoundComplete, RoundVoided
 from etg.core.jackpot import JackpotRules
-from etg.core.refusal import Refused
+from etg.core.refusal import Reason, Refused
 from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import Phase, TableState
@@ -555,6 +556,12 @@ class Table:
             raise TableTilted(f"the table is tilted: storage: {_fault_text(self.writer.failure)}")
         if isinstance(command, OpenBets):
             self._check_free_space()
+        if isinstance(command, ValidateJackpot) and command.role is None:
+            # Only a record older than validators' roles has none (etg.ledger.codec); a
+            # validation made now carries the role its PIN was checked in (SPEC §5).
+            raise Refused(Reason.NOT_A_VALIDATOR,
+                          f"a validation carries the role of {command.validator!r} as the PIN "
+                          f"registry holds it: a floorperson or above (MD Ch. 9 J(4)(c))")
         state, events = apply(self.state, command)
         accepted = Accepted(command, actor, self.state.round.number, state, events, now(),
                             self._switching_to)
@@ -732,8 +739,8 @@ def _actor_of(command: Command) -> str:
         return "attendant"
     if name in ("Void", "VoidWager", "MarkAbandoned"):
         return "supervisor"
-    if name == "ValidateJackpot":
-        return "floorperson"
+    if isinstance(command, ValidateJackpot):
+        return command.role.value if command.role is not None else "floorperson"
     if name == "SetJackpotRules":
         return "cabinet"
     return "dealer"

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from etg.config.cabinet import Cabinet
+from etg.core.commands import ValidateJackpot
+from etg.core.jackpot import ValidatorRole
 
 SCHEME = "pbkdf2_sha256"
 """The first field of a stored hash: the only scheme this program writes or reads."""
@@ -65,6 +67,19 @@ JACKPOT_VALIDATORS: tuple[PinRole, ...] = (PinRole.FLOORPERSON, PinRole.SUPERVIS
 The operator, the attendant who pays a hand pay, is not among them: the one
 who pays is never the one who validates.
 """
+
+
+def jackpot_validation(who: str) -> ValidateJackpot:
+    """The validation a PIN accepted by :data:`JACKPOT_VALIDATORS`' pad sends.
+
+    ``who`` is whose PIN the pad matched in the PIN registry (``cabinet.yaml``'s
+    hashes): a validator role's own PIN, so it is the ID and names the role the
+    validation is recorded with (MD Ch. 9 J(4)(c)). Raises ValueError for anyone
+    else, whose PIN never validates.
+    """
+    if who not in {role.value for role in JACKPOT_VALIDATORS}:
+        raise ValueError(f"{who!r} is not a floorperson or above (MD Ch. 9 J(4)(c))")
+    return ValidateJackpot(who, ValidatorRole(who))
 
 
 def dealer_key(dealer_id: str) -> str:

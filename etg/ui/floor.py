@@ -5,7 +5,7 @@ Each action ends in a command sent through the Context (the engine decides) or i
 asked for with the PIN pad (:mod:`etg.ui.pinpad`):
 
 - **Validate** (MD Ch. 9 J(4)(c)): the PIN of a floorperson or above; the
-  validation is sent in the name of whose PIN it was.
+  validation is sent in the name and role of whose PIN it was.
 - **Sign in** (MD Ch. 8 E(4)): the dealer's badge number, then the dealer's
   own PIN; the engine refuses a change of dealer during a round.
 - **Dealers' PINs**: added, changed and removed on the operator menu's
@@ -29,12 +29,19 @@ import pygame
 from etg.config.cabinet_edit import CabinetKeyError, set_cabinet_value
 from etg.config.loader import load_cabinet
 from etg.config.problems import ConfigError
-from etg.core.commands import SignInDealer, ValidateJackpot
+from etg.core.commands import SignInDealer
 from etg.core.floor import dealer_id_problem
 from etg.core.money import format_cents
 from etg.core.state import TableState
 from etg.table.books import DEALER_ROUNDS, DEALER_TIPS, Entry, dealer_meter
-from etg.table.pin import JACKPOT_VALIDATORS, Credential, dealer_key, hash_pin, pin_problem
+from etg.table.pin import (
+    JACKPOT_VALIDATORS,
+    Credential,
+    dealer_key,
+    hash_pin,
+    jackpot_validation,
+    pin_problem,
+)
 from etg.ui import theme
 from etg.ui.assets import Style
 from etg.ui.scene import AskNumber, AskPin
@@ -73,7 +80,7 @@ def validate_jackpot(ctx: Context) -> None:
 
 def _validated(ctx: Context, who: str) -> None:
     lock = ctx.table.state.jackpot
-    if ctx.send(ValidateJackpot(who), who) is None and lock is not None:
+    if ctx.send(jackpot_validation(who), who) is None and lock is not None:
         hand = lock.hand_pay_amount
         words = f"  ·  ATTENDANT PAYS {format_cents(hand)}" if hand else ""
         ctx.notify(f"JACKPOT VALIDATED BY {who.upper()}{words}", error=False)

@@ -9,7 +9,9 @@ is listed here, newest first, with who validated it.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
+from etg.core.jackpot import ValidatorRole, validator_words
 from etg.core.money import format_cents
 from etg.table.books import ATTENDANT_PAID_JACKPOTS, ATTENDANT_PAID_JACKPOTS_AMOUNT, TABLE
 from etg.ui import theme
@@ -72,10 +74,17 @@ class JackpotsPage(OperatorPage):
         rows = [[when(e["at"]), str(e["details"]["round"]), str(e["details"]["seat"]),
                  AWARD_WORDS.get(str(e["details"]["kind"]), str(e["details"]["kind"])),
                  (format_cents(int(e["details"]["amount"])), theme.WIN),
-                 str(e["details"]["validator"])] for e in pays]
+                 validator_words(str(e["details"]["validator"]), _role(e["details"]))]
+                for e in pays]
         sheet.history([("TIME (UTC)", 260, "l"), ("ROUND", 120, "r"), ("SEAT", 100, "r"),
                        ("AWARD", 420, "l"), ("AMOUNT", 240, "r"),
                        ("VALIDATED BY", width - 1140, "l")], rows, x, y + 44, 36, 19,
                       "No hand pay has been recorded on this ledger.")
         return sheet.view("JACKPOTS", "A progressive award, or an award at the hand-pay "
                                       "threshold, waits for a floorperson's PIN (MD Ch. 9 J(4)).")
+
+
+def _role(details: dict[str, Any]) -> ValidatorRole | None:
+    """The validator's role a ``hand_pay`` entry records; None in one written before roles."""
+    role = details.get("role")
+    return None if role is None else ValidatorRole(role)

@@ -29,6 +29,7 @@ from etg.core.events import (
     WagerVoided,
     WheelStopped,
 )
+from etg.core.jackpot import validator_words
 from etg.core.money import format_cents, format_gain
 from etg.table.books import LEVEL_LABELS, RoundRecord, round_events
 from etg.ui import theme
@@ -268,7 +269,7 @@ def _recall_wheel(sheet: Sheet, events: list[Event], x: float, y: float, width: 
         ("ROUND", [("Wagered / paid", f"{format_cents(staked)} / {format_cents(paid)}"),
                    ("To the meters", format_cents(contributed)),
                    *([("Hand paid", f"{format_cents(sum(e.amount for e in hand_paid))}  ·  "
-                                    f"validated by {hand_paid[0].validator}")]
+                                    f"validated by {_validator(hand_paid[0])}")]
                      if hand_paid else [])]),
     ]
     trigger = next((e for e in events if isinstance(e, BonusSpinTriggered)), None)
@@ -292,3 +293,7 @@ def _recall_wheel(sheet: Sheet, events: list[Event], x: float, y: float, width: 
             sheet.label_value(label, value, x + 20, row_y, width - 40, size=18)
             row_y += 29
         row_y += 12
+
+
+def _validator(pay: HandPaid) -> str:
+    return validator_words(pay.validator, pay.role)

@@ -1,5 +1,5 @@
-"""WAGERS: the supervisor's desk for the round in play (SPEC §2): void a single wager before it
-is settled (MD Ch. 11 C), or mark a seat abandoned (MD Ch. 7 B(3)-(4)).
+"""WAGERS: the supervisor's desk for the round in play (SPEC §2): void a single wager while no
+card has been dealt to it (MD Ch. 11 C), or mark a seat abandoned (MD Ch. 7 B(3)-(4)).
 
 Both are the supervisor's calls, as the round's void is: the command is sent
 only after the supervisor PIN. What may be voided, and whether the engine
@@ -101,7 +101,7 @@ class WagersPage(OperatorPage):
                        y + row_h + HEAD_GAP + 12, 21, theme.TEXT_DIM)
         pager(sheet, desk.offset, size, len(lines), y + row_h + HEAD_GAP + len(shown) * row_h)
         return sheet.view(f"WAGERS IN PLAY  ·  ROUND {state.round.number}",
-                          "The supervisor voids a wager before it is settled (MD Ch. 11 C) or "
+                          "The supervisor voids a wager that has no card yet (MD Ch. 11 C) or "
                           "marks a seat abandoned (MD Ch. 7 B(3)-(4)); each asks the supervisor "
                           "PIN and is logged.", rows=len(lines), page_size=size)
 
