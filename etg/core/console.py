@@ -35,6 +35,7 @@ from etg.core.commands import (
     WarDeal,
 )
 from etg.core.engine import refusal
+from etg.core.jackpot import ValidatorRole
 from etg.core.paytable import Shoe as ShoeRules
 from etg.core.shoe import ShoeDraw, stacked_draw
 from etg.core.state import TableState
@@ -79,7 +80,7 @@ def _stand_in(action: ConsoleAction, state: TableState) -> Command:
     if action is ConsoleAction.SIGN_IN:  # another dealer than the one at the table
         return SignInDealer("D1" if state.dealer == "D0" else "D0")
     if action is ConsoleAction.VALIDATE:
-        return ValidateJackpot("floorperson")
+        return ValidateJackpot("floorperson", ValidatorRole.FLOORPERSON)
     simple: dict[ConsoleAction, Command] = {
         ConsoleAction.OPEN: OpenBets(), ConsoleAction.CLOSE: CloseBets(),
         ConsoleAction.DEAL: Deal(), ConsoleAction.WAR_DEAL: WarDeal(),
