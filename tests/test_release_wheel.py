@@ -82,4 +82,8 @@ def test_an_editable_install_reads_the_top_level_folders_and_passes_its_smoke_te
     assert package == source / "etg" / "__init__.py"
     assert (config, assets) == (source / "config", source / "assets")
     assert not (source / "etg" / "data").exists()
+    # the install left the top level as it was: its metadata went to build/
+    assert sorted(p.name for p in source.iterdir()) == ["README.md", "assets", "build", "config",
+                                                        "etg", "pyproject.toml"]
+    assert (source / "build" / "etg_casino_war.egg-info" / "PKG-INFO").is_file()
     smoke_test_from_root(venv)
