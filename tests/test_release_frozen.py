@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from etg.release.manifest import MANIFEST_NAME
+from tests.test_layout import shipped_digests
+
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVES = sorted((ROOT / "dist").glob("etg-*-linux-*.tar.gz"))
 
@@ -49,6 +52,18 @@ def test_the_installed_frozen_program_passes_its_smoke_test_from_root(installed:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("ok    software: every file of ")
     assert lines[-1] == "etg smoke-test: all 6 checks pass"
+
+
+def test_the_frozen_build_bundles_config_and_assets_as_they_are_and_its_manifest_covers_them(
+        installed: Path) -> None:
+    """The wheel's package data, mapped from the top-level config/ and assets/, is what the
+    frozen program reads (its smoke test above loads every paytable and font from there)."""
+    program = installed / "opt" / "etg" / "current"
+    data = program / "_internal" / "etg" / "data"
+    shipped = shipped_digests(ROOT)
+    assert shipped_digests(data) == shipped
+    recorded = json.loads((program / MANIFEST_NAME).read_text())["files"]
+    assert {name: recorded.get(f"_internal/etg/data/{name}") for name in shipped} == shipped
 
 
 @pytest.mark.parametrize("damage", ["changed", "added", "removed"])

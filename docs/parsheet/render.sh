@@ -4,7 +4,7 @@
 set -eu
 here=$(dirname "$0")
 python=${PYTHON:-.venv/bin/python}
-"$python" -m etg parsheet etg/data/config/paytables/maryland-community-7.yaml \
+"$python" -m etg parsheet config/paytables/maryland-community-7.yaml \
     --out "$here/maryland-community-7.html" --sim-rounds 200000 --seed 0
 profile=$(mktemp -d)
 tall=$(mktemp --suffix=.png)

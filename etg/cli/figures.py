@@ -136,10 +136,10 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
 @click.option("--mode", type=click.Choice(["engine", "vector"]), default="engine",
               show_default=True,
-              help="engine: two bot seats through the real state machine; "
-                   "vector: NumPy model of the whole game (every seat, every wager, live meters).")
+              help="engine: through the real state machine; vector: NumPy. Both play the "
+                   "same table (every seat, every wager, live meters) for the same figures.")
 @click.option("--mix", type=click.FloatRange(0, 1), default=None,
-              help="vector mode: share of $1 Bonus Spin wagers (default 0.5).")
+              help="Share of $1 Bonus Spin wagers, 0 to 1 (default 0.5).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
         as_json: bool) -> None:

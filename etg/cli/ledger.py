@@ -25,11 +25,11 @@ from etg.cli.program import _cabinet_or_exit, _logging, _refuse, _writer_lock, m
 
 @main.group()
 def ledger() -> None:
-    """Audit a ledger: verify, tilts, recall rounds, read meters, export (read-only).
+    """Audit a ledger: verify, tilts, recall rounds, read meters, export; acknowledge, archive.
 
     Audit commands open the file read-only: they work beside a running kiosk and
-    never change the ledger. ``acknowledge`` is the one that writes, as the
-    ledger's single writer, with the supervisor's PIN.
+    never change the ledger. acknowledge (with the supervisor's PIN) and archive
+    write it, as the ledger's single writer: refused while the kiosk holds it.
     """
 
 
@@ -174,7 +174,8 @@ def ledger_tilts(db_path: Path, as_json: bool) -> None:
 @click.option("--tilt", "tilt_id", type=int, required=True,
               help="The tilt's id (etg ledger tilts).")
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Configuration directory with cabinet.yaml (default: the shipped config/).")
+              help="Site configuration directory with cabinet.yaml, for the supervisor's PIN "
+                   "(default: ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet).")
 @click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
 def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
                        pin_stdin: bool) -> None:

@@ -34,8 +34,8 @@ INVALID = 2
 
 _CONFIG = click.option("--config", "config_dir",
                        type=click.Path(file_okay=False, path_type=Path),
-                       help="Configuration directory with cabinet.yaml (default: the shipped "
-                            "config/).")
+                       help="Site configuration directory with cabinet.yaml (default: "
+                            "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet).")
 
 
 @click.group()
@@ -47,8 +47,9 @@ def pin() -> None:
 @_CONFIG
 @click.option("--role", type=click.Choice([role.value for role in PinRole]),
               default=PinRole.OPERATOR.value, show_default=True,
-              help="operator: the operator menu; supervisor: voids; floorperson: jackpot "
-                   "validation; dealer: sign-in at the table (with --dealer).")
+              help="operator: the operator menu; supervisor: voids, tilt acknowledgements "
+                   "and jackpot validation; floorperson: jackpot validation; dealer: sign-in "
+                   "at the table (with --dealer).")
 @click.option("--dealer", "dealer_id", metavar="ID", help="The dealer's ID, e.g. D0417 "
                                                           "(with --role dealer).")
 def pin_set(config_dir: Path | None, role: str, dealer_id: str | None) -> None:

@@ -34,16 +34,19 @@ from etg.cli.program import (
 
 @main.command()
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Configuration directory with cabinet.yaml and paytables/ "
-                   "(default: the shipped config/).")
+              help="Site configuration directory with cabinet.yaml and paytables/ (default: "
+                   "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet; the first start "
+                   "fills it with the shipped defaults).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Ledger file (default: the cabinet's database; with --demo, a demo ledger "
-                   "for this paytable in the per-user data directory).")
+              help="Ledger file (default: cabinet.yaml's database, else ledger.db in the data "
+                   "directory, ETG_DATA_DIR or ~/.local/share/etg; with --demo, a demo ledger "
+                   "for this paytable there).")
 @click.option("--windowed", is_flag=True, help="A window instead of full screen (development).")
 @click.option("--demo", is_flag=True,
               help="Bot players and a bot dealer play unattended, on their own DEMO ledger.")
 @click.option("--headless", is_flag=True,
-              help="No screen: SDL's dummy video driver (tests, screenshots, servers).")
+              help="No screen: SDL's dummy video driver (screenshots, tests); only with "
+                   "--demo.")
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Exit after this many rounds are finished (default: run until closed).")
 @click.option("--screenshots", "screenshots", type=click.Path(file_okay=False, path_type=Path),

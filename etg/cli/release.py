@@ -61,7 +61,7 @@ def verify_software(bundle: Path | None, as_json: bool) -> None:
 
 @main.command("smoke-test")
 def smoke_test() -> None:
-    """Check an installed or frozen build: its files, assets, paytables, a ledger, a few frames.
+    """Check an installed or frozen build: its files, assets, paytables, a ledger, sounds, frames.
 
     Nothing of the cabinet's is touched: the ledger and key it makes live in a
     temporary directory. Exit 0 when every check passes, 1 otherwise.

@@ -1,8 +1,8 @@
 """Bundled fonts and images (SPEC §6: no system fonts), found wherever the game runs.
 
-The assets are package data (``etg/data/assets``, see :mod:`etg.config.places`),
-found the same way in a checkout, an installed wheel and a PyInstaller onedir
-build; ``ETG_ASSETS`` overrides them. Fonts and rendered text
+The assets are the repository's top-level ``assets/``, shipped as package data
+(see :mod:`etg.config.places`) and found in a checkout, an installed wheel and a
+PyInstaller onedir build alike; ``ETG_ASSETS`` overrides them. Fonts and rendered text
 are cached: a frame re-uses the surfaces of the frame before, which is what
 keeps the busiest scene inside its frame budget (SPEC §11).
 """

@@ -9,7 +9,7 @@ It writes ``rounds-<name>.json`` beside this file. Each file is one table from
 
 - ``paytable_file``, ``paytable_sha256``, ``paytable_source``: the shipped paytable as it
   was when recorded (its text: a later edit of the shipped file does not change the replay)
-  (``etg/data/config/paytables/``) and the SHA-256 of its bytes;
+  (``config/paytables/``) and the SHA-256 of its bytes;
 - ``seed``: the :class:`~etg.core.rng.SeededSource` seed the shuffles and wheel
   stops were drawn from (the draws themselves are in the ``Shuffle`` and
   ``Spin`` commands, so a replay does not need it);
@@ -91,7 +91,7 @@ from etg.ledger.codec import dump_command, dump_event, dump_state  # noqa: E402
 from etg.table.bots import Bot, RoundDriver, busiest_bots  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-PAYTABLES = ROOT / "etg" / "data" / "config" / "paytables"
+PAYTABLES = ROOT / "config" / "paytables"
 
 
 def digest(state: TableState) -> str:
