@@ -1,7 +1,9 @@
 """The benchmarks of a source checkout (``benchmarks/bench_*.py``), run into SPEC §11's figures.
 
 Each ``bench_NAME.py`` defines ``measure(config_dir, *, quick=False)`` and returns
-some of the keys of :data:`KEYS` (the protocol is ``benchmarks/README.md``'s).
+some of the keys of :data:`KEYS` (the protocol is ``benchmarks/README.md``'s): called
+``measure(config_dir)`` for the real figures, ``measure(config_dir, quick=True)`` for
+``--quick``.
 The benchmarks are part of the source, not of the program: a wheel or a frozen
 build carries none, and says so (:class:`NoBenchmarks`) instead of measuring
 nothing.
@@ -105,7 +107,8 @@ def run(folder: Path, selected: Sequence[str], config_dir: Path, *, quick: bool,
     for name in selected:
         report(f"{name}: running{' (quick)' if quick else ''}")
         start = time.perf_counter()
-        figures.update(load(folder / f"{PREFIX}{name}.py").measure(config_dir, quick=quick))
+        measure = load(folder / f"{PREFIX}{name}.py").measure
+        figures.update(measure(config_dir, quick=True) if quick else measure(config_dir))
         report(f"{name}: done in {time.perf_counter() - start:.1f} s")
     return figures
 
