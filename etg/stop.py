@@ -80,5 +80,7 @@ def on_sigterm(program: str, *, raising: bool = False) -> Iterator[None]:
         print(f"{program}: stopped by SIGTERM", file=sys.stderr, flush=True)
         raise SystemExit(EXIT_CODE) from None
     finally:
-        signal.signal(signal.SIGTERM, before)
+        # None: a handler not installed from Python (SDL's, in a process that had initialised
+        # pygame before), which cannot be put back; the default stands in for it.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
         _requested.clear()

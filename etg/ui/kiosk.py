@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pygame
 
+from etg import stop
 from etg.config.cabinet import Cabinet
 from etg.table.controller import Table
 from etg.ui import theme
@@ -39,15 +40,15 @@ def show_fault(cabinet: Cabinet, options: RunOptions, message: str,
     """A cabinet whose ledger cannot be opened: the cause full screen until a technician acts.
 
     No table can be drawn without a ledger, so this is the whole kiosk: one
-    screen, no play, until the window is closed or Esc is pressed (a technician
-    at the keyboard). ``frames`` ends it sooner (tests). Raises NoDisplay.
+    screen, no play, until the window is closed, Esc is pressed (a technician
+    at the keyboard) or SIGTERM arrives. ``frames`` ends it sooner (tests). Raises NoDisplay.
     """
     window = open_window(cabinet, options)
     try:
         canvas = pygame.Surface(LOGICAL)
         clock = pygame.time.Clock()
         shown = 0
-        while frames is None or shown < frames:
+        while (frames is None or shown < frames) and not stop.requested():
             for event in pygame.event.get():
                 if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
                                                  and event.key == pygame.K_ESCAPE):
