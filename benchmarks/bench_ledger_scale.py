@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -264,25 +265,43 @@ def _export(db: Path) -> tuple[float, float]:
     return peak, time.perf_counter() - start
 
 
+# Forks the command from a small interpreter and writes its peak RSS (KB) to the file named
+# first: wait4 counts, in a child's peak, what it held when it forked (the image before
+# exec), so the fork must come from a process smaller than any command measured.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "etg", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def _command(args: list[str], keep: bool = True) -> tuple[Any, float]:
     """``etg ARGS`` in a process of its own: its result (standard output kept if ``keep``), and
     the peak RSS (MB) of it and of the processes it waited for, read by ``wait4`` of that one
-    child (the children this process had before do not count, as they would in
-    ``getrusage(RUSAGE_CHILDREN)``)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        process = subprocess.Popen([sys.executable, "-m", "etg", *args], text=True,
-                                   stdout=out if keep else subprocess.DEVNULL, stderr=err)
+    process (the children this process had before do not count, as they would in
+    ``getrusage(RUSAGE_CHILDREN)``), forked by a small launcher (:data:`_LAUNCHER`): forked
+    from this process, the command's peak would be at least this process's size."""
+    with (tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err,
+          tempfile.TemporaryDirectory() as folder):
+        peak = Path(folder) / "peak-kb"
+        process = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(peak), *args],
+                                   text=True, stdout=out if keep else subprocess.DEVNULL,
+                                   stderr=err, start_new_session=True)
         try:
-            _, status, usage = os.wait4(process.pid, 0)
+            code = process.wait()
         except BaseException:  # this process stopped (SIGTERM, etg.stop): the command with it
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             raise
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return (subprocess.CompletedProcess(args, process.returncode, out.read(), err.read()),
-                usage.ru_maxrss / 1024)
+        return (subprocess.CompletedProcess(args, code, out.read(), err.read()),
+                int(peak.read_text()) / 1024)
 
 
 def _written() -> int:

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 import etg
 from etg.cli import main
-from etg.release.bench import KEYS, benchmarks_dir, chosen, names, run
+from etg.release.bench import KEYS, benchmarks_dir, chosen, load, names, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,3 +177,16 @@ def test_etg_bench_quick_json_runs_every_benchmark_and_prints_every_key(
     assert figures["frame_ms"]["p99"] is not None
     assert figures["commit_ms"]["p99"] is not None
     assert list((tmp_path / "cache" / "etg").iterdir()) == []  # every temporary ledger gone
+
+
+@pytest.mark.slow
+def test_a_command_s_peak_rss_is_its_own_not_the_benchmark_process_s() -> None:
+    # ``export_peak_rss_mb`` is read with wait4 of the command's process. Started straight from
+    # the benchmark's process, the kernel counted the RSS that process had when it forked (the
+    # command's image before exec): after ``bench_frame`` that was some 240 MB, whatever the
+    # export itself used.
+    scale = load(ROOT / "benchmarks" / "bench_ledger_scale.py")
+    ballast = b"\x01" * (400 * 1024 * 1024)  # this process made large, its pages touched
+    done, peak_mb = scale._command(["--version"])
+    assert done.returncode == 0 and "version" in done.stdout
+    assert 5 < peak_mb < 200 < len(ballast) / 2**20
