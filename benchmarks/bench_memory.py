@@ -36,7 +36,7 @@ ROUNDS = int(os.environ.get("ETG_BENCH_ROUNDS", "10000"))
 FIRST = 100
 DRAW_EVERY = 4
 FRAME_S = 0.25
-QUICK_ROUNDS = 3
+QUICK_ROUNDS = 2
 
 
 def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
