@@ -9,11 +9,18 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import pygame
 import pytest
 
 from etg import stop
+from etg.config.loader import load_cabinet
+from etg.config.places import shipped_config_dir
+from etg.ledger.store import Ledger
+from etg.ui.kiosk import show_fault
+from etg.ui.options import RunOptions
+from tests.kiosk_support import make_app
 
 
 def sigterm_self() -> None:
@@ -81,3 +88,28 @@ def test_sdl_started_inside_keeps_the_handler_so_sigterm_still_stops() -> None:
     finally:
         if not already:
             pygame.display.quit()
+
+
+def test_the_kiosk_s_frame_loop_ends_on_sigterm_and_the_ledger_closes_with_its_shutdown(
+        tmp_path: Path) -> None:
+    app = make_app(tmp_path, demo=True)
+    app.options.frames = 100  # without the stop, it would end here (the demo has no --rounds)
+    with stop.on_sigterm("etg run"):
+        sigterm_self()
+        app.run()
+    assert app.frames == 0 and not app.quit_requested  # stopped before a frame, not quit
+    app.table.close()
+    ledger = Ledger.open_readonly(tmp_path / "table.db")
+    try:
+        assert [e["kind"] for e in ledger.event_log()][-1] == "shutdown"
+    finally:
+        ledger.close()
+
+
+def test_the_fault_screen_gives_way_to_sigterm(tmp_path: Path) -> None:
+    cabinet = load_cabinet(shipped_config_dir() / "cabinet.yaml")
+    with stop.on_sigterm("etg run"):
+        sigterm_self()
+        shown = show_fault(cabinet, RunOptions(headless=True), "the ledger cannot be opened",
+                           frames=20)  # else: until a technician acts
+    assert shown == 0
