@@ -62,15 +62,16 @@ def test_the_runner_knows_every_key_of_spec_section_11() -> None:
 
 def test_the_checkout_s_benchmarks_are_found_beside_the_package() -> None:
     assert benchmarks_dir() == ROOT / "benchmarks"
-    assert names(ROOT / "benchmarks") == sorted(MEASURED)
+    assert set(MEASURED) <= set(names(ROOT / "benchmarks"))
 
 
 def test_an_unknown_name_is_one_line_naming_the_benchmarks_and_exit_2() -> None:
     code, out, err = invoke("bench", "--only", "ledger", "--only", "nosuch", "--json")
     assert code == 2
     assert out == ""
-    assert err == ("etg bench: no benchmark nosuch; the benchmarks are engine, frame, ledger, "
-                   "ledger_scale, math, memory, parsheet\n")
+    assert err == (f"etg bench: no benchmark nosuch; the benchmarks are "
+                   f"{', '.join(names(ROOT / 'benchmarks'))}\n")
+    assert err.startswith("etg bench: no benchmark nosuch; the benchmarks are engine, frame, ")
 
 
 def test_a_frozen_build_says_it_has_no_benchmarks_and_exit_2(
@@ -170,7 +171,7 @@ def test_etg_bench_quick_json_runs_every_benchmark_and_prints_every_key(
     assert set(SPEC_KEYS) <= set(figures)
     ran = [line.removeprefix("etg bench: ").split(":")[0]
            for line in done.stderr.splitlines() if " done in " in line]
-    assert ran == sorted(MEASURED)
+    assert ran == names(ROOT / "benchmarks")  # each of them, once, in order
     for name, keys in MEASURED.items():
         for key in keys:
             assert figures[key] is not None, f"bench_{name}.py measured no {key}"
