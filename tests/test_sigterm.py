@@ -68,7 +68,11 @@ def stderr_of(process: subprocess.Popen[str]) -> str:
 
 def handles_sigterm(pid: int) -> bool:
     """Whether the process has a handler of its own for SIGTERM (``SigCgt`` of /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:  # it ended: wait_until says how
+        return False
+    for line in status.splitlines():
         if line.startswith("SigCgt:"):
             return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
     return False
