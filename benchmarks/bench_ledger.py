@@ -2,7 +2,8 @@
 our commit rate to a bare sqlite3 loop with the same pragmas on the same disk, in one run.
 
 Both write into the per-user cache directory, on the disk the ledger uses by
-default (never a RAM disk, which would flatter both).
+default (never a RAM disk, which would flatter both). ``quick``: a few rounds and
+commits of each, the same code.
 """
 
 from __future__ import annotations
@@ -27,15 +28,18 @@ from etg.table.controller import Table
 
 ROUNDS = 150
 BARE_COMMITS = 2_000
+QUICK_ROUNDS = 3
+QUICK_BARE_COMMITS = 50
 
 
-def measure(config_dir: Path) -> dict[str, object]:
+def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
     cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
     cache.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-", dir=cache))
     try:
-        latencies = _our_commits(folder / "ledger.db", config_dir)
-        bare_rate = _bare_commits(folder / "bare.db")
+        latencies = _our_commits(folder / "ledger.db", config_dir,
+                                 QUICK_ROUNDS if quick else ROUNDS)
+        bare_rate = _bare_commits(folder / "bare.db", QUICK_BARE_COMMITS if quick else BARE_COMMITS)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     ours_rate = len(latencies) / sum(latencies)
@@ -45,7 +49,7 @@ def measure(config_dir: Path) -> dict[str, object]:
             "commit_rate_ratio": round(ours_rate / bare_rate, 3)}
 
 
-def _our_commits(db: Path, config_dir: Path) -> list[float]:
+def _our_commits(db: Path, config_dir: Path, rounds: int) -> list[float]:
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-5.yaml")
     table = Table.open(Ledger.open(db), loaded, SeededSource(1))
     latencies: list[float] = []
@@ -57,13 +61,13 @@ def _our_commits(db: Path, config_dir: Path) -> list[float]:
         return table.state, events
 
     driver = RoundDriver(standard_bots(loaded.paytable), SeededSource(2), timed)
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         driver.play_round(table.state)
     table.close()
     return latencies
 
 
-def _bare_commits(db: Path) -> float:
+def _bare_commits(db: Path, commits: int) -> float:
     """A bare loop: one small row per transaction, WAL and synchronous=FULL, as the ledger."""
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
@@ -71,10 +75,10 @@ def _bare_commits(db: Path) -> float:
     conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
     payload = "x" * 200
     start = time.perf_counter()
-    for _ in range(BARE_COMMITS):
+    for _ in range(commits):
         conn.execute("BEGIN")
         conn.execute("INSERT INTO t (payload) VALUES (?)", [payload])
         conn.execute("COMMIT")
     seconds = time.perf_counter() - start
     conn.close()
-    return BARE_COMMITS / seconds
+    return commits / seconds

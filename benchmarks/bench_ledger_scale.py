@@ -48,12 +48,19 @@ controller: 1 h 52 min here, while others' tests ran), and is kept in the cache 
 verifies from its newest checkpoint and holds its rounds (a build cut short is
 played on to its size). ``ETG_BENCH_LEDGER_ROUNDS=N`` for a quick look at a
 smaller first ledger.
+
+``quick`` runs all of it on tiny ledgers, each figure once: :data:`QUICK_ROUNDS` and
+:data:`QUICK_BIG_ROUNDS` rounds stand for the 10,000 and the million (under their keys,
+``_10k`` and ``_1m``; only ``etg bench --quick``'s ``"quick": true`` tells), the second
+built afresh in the temporary folder, never the cached one; :data:`QUICK_DURABLE_ROUNDS`
+rounds for the bytes written.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -75,42 +82,51 @@ ROUNDS = int(os.environ.get("ETG_BENCH_LEDGER_ROUNDS", "10000"))
 BIG_ROUNDS = int(os.environ.get("ETG_BENCH_LEDGER_1M", "1000000"))
 DURABLE_ROUNDS = 50
 VERIFY_RUNS = 3
+STARTUP_RUNS = 5
+QUICK_ROUNDS = 20
+QUICK_BIG_ROUNDS = 40
+QUICK_DURABLE_ROUNDS = 3
 
 
-def measure(config_dir: Path) -> dict[str, object]:
+def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
     cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
     cache.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-scale-", dir=cache))  # the ledger's real disk
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
+    rounds, big_rounds = (QUICK_ROUNDS, QUICK_BIG_ROUNDS) if quick else (ROUNDS, BIG_ROUNDS)
+    durable = QUICK_DURABLE_ROUNDS if quick else DURABLE_ROUNDS
+    runs = 1 if quick else VERIFY_RUNS
     figures: dict[str, object] = {"startup_s_1m": None}
     try:
         figures["disk_bytes_per_round"] = round(
-            _disk_bytes_per_round(folder / "grouped.db", loaded, grouped=True))
+            _disk_bytes_per_round(folder / "grouped.db", loaded, durable, grouped=True))
         figures["disk_bytes_per_round_each_alone"] = round(
-            _disk_bytes_per_round(folder / "alone.db", loaded, grouped=False))
+            _disk_bytes_per_round(folder / "alone.db", loaded, durable, grouped=False))
         big = folder / "big.db"
-        _build(big, loaded, ROUNDS)
-        figures.update(_at_scale(big, ROUNDS))
-        ledgers: dict[str, Path | None] = {"empty": None, _size(ROUNDS): big}
-        if BIG_ROUNDS:
-            huge = _cached(cache, loaded, BIG_ROUNDS)
-            figures.update(_at_scale(huge, BIG_ROUNDS))
+        _build(big, loaded, rounds)
+        label = _size(ROUNDS if quick else rounds)
+        figures.update(_at_scale(big, rounds, label, runs))
+        ledgers: dict[str, Path | None] = {"empty": None, label: big}
+        if big_rounds:
+            big_label = _size(BIG_ROUNDS if quick else big_rounds)
+            huge = _cached(folder if quick else cache, loaded, big_rounds)
+            figures.update(_at_scale(huge, big_rounds, big_label, runs))
             copy = folder / "huge.db"
             for suffix in ("", ".anchor"):
                 shutil.copyfile(f"{huge}{suffix}", f"{copy}{suffix}")
-            figures[f"disk_bytes_per_round_{_size(BIG_ROUNDS)}"] = round(
-                _disk_bytes_per_round(copy, loaded, grouped=True))
+            figures[f"disk_bytes_per_round_{big_label}"] = round(
+                _disk_bytes_per_round(copy, loaded, durable, grouped=True))
             copy.unlink()
-            ledgers[_size(BIG_ROUNDS)] = huge
-        figures.update(_startups(folder, loaded, ledgers))
+            ledgers[big_label] = huge
+        figures.update(_startups(folder, loaded, ledgers, 1 if quick else STARTUP_RUNS))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return figures
 
 
-def _at_scale(db: Path, rounds: int) -> dict[str, object]:
-    """The figures of one big ledger, each with its size's suffix and without."""
-    rate, verify_rss = _verify_full(db, rounds)
+def _at_scale(db: Path, rounds: int, label: str, runs: int) -> dict[str, object]:
+    """The figures of one big ledger, each with its size's suffix (``label``) and without."""
+    rate, verify_rss = _verify_full(db, rounds, runs)
     export_rss, export_s = _export(db)
     figures: dict[str, object] = {
         "ledger_bytes_per_round": round(db.stat().st_size / rounds),
@@ -118,16 +134,16 @@ def _at_scale(db: Path, rounds: int) -> dict[str, object]:
         "verify_full_peak_rss_mb": round(verify_rss, 1),
         "export_peak_rss_mb": round(export_rss, 1),
         "export_s": round(export_s, 1)}
-    figures.update({f"{key}_{_size(rounds)}": value for key, value in list(figures.items())})
+    figures.update({f"{key}_{label}": value for key, value in list(figures.items())})
     return figures
 
 
-def _startups(folder: Path, loaded: LoadedPaytable,
-              ledgers: dict[str, Path | None]) -> dict[str, object]:
+def _startups(folder: Path, loaded: LoadedPaytable, ledgers: dict[str, Path | None],
+              runs: int) -> dict[str, object]:
     """``startup_s_<size>`` of each ledger (``None``: a new one each time), taken in turn so
-    that a busy moment of the machine falls on all of them alike; the best of five."""
+    that a busy moment of the machine falls on all of them alike; the best of ``runs``."""
     best: dict[str, float] = {}
-    for attempt in range(5):
+    for attempt in range(runs):
         for size, db in ledgers.items():
             seconds = _startup(db or folder / f"{size}{attempt}.db", loaded)
             best[size] = min(best.get(size, seconds), seconds)
@@ -172,7 +188,8 @@ def _play(table: Table, rounds: int) -> None:
         driver.play_round(table.state)
 
 
-def _disk_bytes_per_round(db: Path, loaded: LoadedPaytable, grouped: bool) -> float:
+def _disk_bytes_per_round(db: Path, loaded: LoadedPaytable, rounds: int,
+                          grouped: bool) -> float:
     """Bytes written a round: the bots' commands through the writer thread (``grouped``:
     submitted as fast as the engine takes them, the screen's delivery at each round's end),
     or each committed alone before the next is sent."""
@@ -183,12 +200,12 @@ def _disk_bytes_per_round(db: Path, loaded: LoadedPaytable, grouped: bool) -> fl
     driver = RoundDriver(busiest_bots(table.state.paytable), SeededSource(2),
                          _submitting(table) if grouped else table.apply, repeat=True)
     before = _written()
-    for _ in range(DURABLE_ROUNDS):
+    for _ in range(rounds):
         driver.play_round(table.state)
         table.deliver(wait=True)
     written = _written() - before
     table.close()
-    return written / DURABLE_ROUNDS
+    return written / rounds
 
 
 def _submitting(table: Table) -> Any:
@@ -223,11 +240,11 @@ def _startup(db: Path, loaded: LoadedPaytable) -> float:
     return seconds
 
 
-def _verify_full(db: Path, rounds: int) -> tuple[float, float]:
-    """Rounds a second of ``etg ledger verify --full`` as a command, best of
-    :data:`VERIFY_RUNS`, and its peak RSS (with its workers'); it must come back clean."""
+def _verify_full(db: Path, rounds: int, runs: int) -> tuple[float, float]:
+    """Rounds a second of ``etg ledger verify --full`` as a command, best of ``runs``, and its
+    peak RSS (with its workers'); it must come back clean."""
     best, rss = 0.0, 0.0
-    for _ in range(VERIFY_RUNS):
+    for _ in range(runs):
         start = time.perf_counter()
         done, peak = _command(["ledger", "verify", "--full", "--db", str(db)])
         seconds = time.perf_counter() - start
@@ -248,20 +265,43 @@ def _export(db: Path) -> tuple[float, float]:
     return peak, time.perf_counter() - start
 
 
+# Forks the command from a small interpreter and writes its peak RSS (KB) to the file named
+# first: wait4 counts, in a child's peak, what it held when it forked (the image before
+# exec), so the fork must come from a process smaller than any command measured.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "etg", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def _command(args: list[str], keep: bool = True) -> tuple[Any, float]:
     """``etg ARGS`` in a process of its own: its result (standard output kept if ``keep``), and
     the peak RSS (MB) of it and of the processes it waited for, read by ``wait4`` of that one
-    child (the children this process had before do not count, as they would in
-    ``getrusage(RUSAGE_CHILDREN)``)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        process = subprocess.Popen([sys.executable, "-m", "etg", *args], text=True,
-                                   stdout=out if keep else subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+    process (the children this process had before do not count, as they would in
+    ``getrusage(RUSAGE_CHILDREN)``), forked by a small launcher (:data:`_LAUNCHER`): forked
+    from this process, the command's peak would be at least this process's size."""
+    with (tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err,
+          tempfile.TemporaryDirectory() as folder):
+        peak = Path(folder) / "peak-kb"
+        process = subprocess.Popen([sys.executable, "-c", _LAUNCHER, str(peak), *args],
+                                   text=True, stdout=out if keep else subprocess.DEVNULL,
+                                   stderr=err, start_new_session=True)
+        try:
+            code = process.wait()
+        except BaseException:  # this process stopped (SIGTERM, etg.stop): the command with it
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
         out.seek(0)
         err.seek(0)
-        return (subprocess.CompletedProcess(args, process.returncode, out.read(), err.read()),
-                usage.ru_maxrss / 1024)
+        return (subprocess.CompletedProcess(args, code, out.read(), err.read()),
+                int(peak.read_text()) / 1024)
 
 
 def _written() -> int:

@@ -13,6 +13,7 @@
 NumPy's element-wise work runs on one thread, and the simulators avoid BLAS
 products (which may use several), so each figure is a per-core rate. The exact
 par sheet's time, ``parsheet_s``, is measured by ``bench_parsheet.py``.
+``quick``: one run of a few thousand rounds of each.
 """
 
 from __future__ import annotations
@@ -26,14 +27,16 @@ from etg.math.vector_sim import simulate_main_game
 REPEATS = 3
 SIM_ROUNDS = 2_000_000
 FULL_ROUNDS = 1_000_000
+QUICK_ROUNDS = 5_000
 
 
-def measure(config_dir: Path) -> dict[str, object]:
+def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
+    repeats = 1 if quick else REPEATS
     folder = config_dir / "paytables"
     main = load_paytable(folder / "maryland-community-5.yaml").paytable
-    rate = max(simulate_main_game(main, SIM_ROUNDS, seed).rounds_per_second
-               for seed in range(REPEATS))
+    rate = max(simulate_main_game(main, QUICK_ROUNDS if quick else SIM_ROUNDS, seed)
+               .rounds_per_second for seed in range(repeats))
     busiest = load_paytable(folder / "maryland-community-7.yaml").paytable
-    full = max(simulate_full(busiest, FULL_ROUNDS, seed).rounds_per_second
-               for seed in range(REPEATS))
+    full = max(simulate_full(busiest, QUICK_ROUNDS if quick else FULL_ROUNDS, seed)
+               .rounds_per_second for seed in range(repeats))
     return {"sim_rounds_per_s": round(rate), "sim_full_rounds_per_s": round(full)}

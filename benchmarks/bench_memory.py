@@ -16,6 +16,8 @@ not the disk). Before each reading the work ahead (:mod:`etg.ui.ahead`) is let r
 its end and the garbage is collected, so the reading does not depend on how busy the
 machine was or when the collector last ran.
 ``ETG_BENCH_ROUNDS`` plays fewer rounds for a quick look; ``rss_mb_10000`` is then null.
+``quick`` plays :data:`QUICK_ROUNDS` rounds the same way and reads the RSS after the first
+and the last, under the same keys (only ``etg bench --quick``'s ``"quick": true`` tells).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,18 +36,31 @@ ROUNDS = int(os.environ.get("ETG_BENCH_ROUNDS", "10000"))
 FIRST = 100
 DRAW_EVERY = 4
 FRAME_S = 0.25
+QUICK_ROUNDS = 2
 
 
-def measure(config_dir: Path) -> dict[str, object]:
-    result = subprocess.run([sys.executable, __file__, str(config_dir), str(ROUNDS)],
-                            capture_output=True, text=True, check=True, timeout=4 * 3600)
+def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
+    first, rounds = (1, QUICK_ROUNDS) if quick else (FIRST, ROUNDS)
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix="etg-bench-memory-",
+                                   dir=shm if shm.is_dir() else None))
+    try:  # subprocess.run ends the child if this process is stopped meanwhile (etg.stop)
+        result = subprocess.run([sys.executable, __file__, str(config_dir), str(folder),
+                                 str(first), str(rounds)],
+                                capture_output=True, text=True, timeout=4 * 3600)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"the kiosk's run failed (exit {result.returncode}): "
+                           f"{result.stderr[-2000:]}")
     marks = {int(k): v for k, v in json.loads(result.stdout.splitlines()[-1]).items()}
-    return {"rss_mb_100": marks.get(FIRST),
-            "rss_mb_10000": marks.get(10_000) if ROUNDS >= 10_000 else None}
+    return {"rss_mb_100": marks.get(first),
+            "rss_mb_10000": marks.get(rounds) if quick or rounds >= 10_000 else None}
 
 
-def _play(config_dir: Path, rounds: int) -> dict[int, float]:
-    """Play ``rounds`` demo rounds; the RSS in MB after round 100 and after the last."""
+def _play(config_dir: Path, folder: Path, first: int, rounds: int) -> dict[int, float]:
+    """Play ``rounds`` demo rounds on a ledger in ``folder``; the RSS in MB after round
+    ``first``, every thousandth and the last."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -61,9 +77,6 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
     from etg.ui.display import open_window
     from etg.ui.options import RunOptions
 
-    shm = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(prefix="etg-bench-memory-",
-                                   dir=shm if shm.is_dir() else None))
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
     cabinet_file = config_dir / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
@@ -81,7 +94,7 @@ def _play(config_dir: Path, rounds: int) -> dict[int, float]:
         app.frame(FRAME_S, draw=frame % DRAW_EVERY == 0)
         app.idle(started + 1 / 60)  # as App.run: the work ahead between frames
         done = app.rounds_finished
-        if (done in (FIRST, rounds) or done % 1000 == 0) and done and done not in marks:
+        if (done in (first, rounds) or done % 1000 == 0) and done and done not in marks:
             # The work ahead finished first: how much of it a busy machine left undone by
             # round 100 must not decide what round 100 weighs; nor what garbage the
             # collector had not reached yet.
@@ -103,4 +116,5 @@ def _rss_mb() -> float:
 
 
 if __name__ == "__main__":
-    print(json.dumps(_play(Path(sys.argv[1]), int(sys.argv[2]))))
+    print(json.dumps(_play(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3]),
+                           int(sys.argv[4]))))

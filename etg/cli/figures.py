@@ -143,7 +143,18 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
         as_json: bool) -> None:
-    """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
+    """Monte Carlo of FILE beside its exact figures, each with its 99 % interval.
+
+    SIGTERM stops it where it is (it writes nothing): exit 143.
+    """
+    from etg import stop
+
+    with stop.on_sigterm("etg sim", raising=True):
+        _sim(file, rounds, seed, mode, mix, as_json)
+
+
+def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
+         as_json: bool) -> None:
     loaded = _load_or_exit(file)
     if as_json or not sys.stderr.isatty():
         rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None)

@@ -64,8 +64,20 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     The dealer's keypad: F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL, SPIN, NEXT ROUND, SHUFFLE,
     VOID), F11 (SIGN IN, or VALIDATE a jackpot), F12 the dealer panel; F9 help; the
     cabinet's attendant key (F10) the operator menu. Demo play keeps its own ledger,
-    never the cabinet's meters.
+    never the cabinet's meters. SIGTERM (systemd's stop) shuts it down as closing it
+    does, at the end of the frame, the ledger's shutdown written: exit 0.
     """
+    from etg import stop
+
+    # First, before SDL starts: SDL leaves a SIGTERM handler it did not install alone.
+    with stop.on_sigterm("etg run"):
+        _run(config_dir, db_path, windowed, demo, headless, rounds, screenshots, seed, frames)
+
+
+def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
+         headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None,
+         frames: int | None) -> None:
+    from etg import stop
     from etg.ui import heap
 
     heap.settle()  # before anything large is made (etg.ui.heap)
@@ -128,6 +140,8 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
                 table.close()
             else:
                 table.ledger.close()  # a crash is not a shutdown: the next start says so
+    if stop.requested():
+        click.echo("etg run: SIGTERM: the table shut down, its ledger closed", err=True)
 
 
 
@@ -146,26 +160,39 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 
     Killed at any instant and run again, it resumes the interrupted round with
     the same cards and wagers and finishes the N. Jackpots are validated as on a
-    cabinet with the default hand-pay threshold, by a bot floorperson.
+    cabinet with the default hand-pay threshold, by a bot floorperson. SIGTERM
+    stops it once the command in hand is committed, the ledger closed cleanly:
+    exit 143, to be run again.
     """
+    from etg import stop
     from etg.ledger.store import LedgerKind
     from etg.table.bots import RoundDriver, standard_bots
     from etg.table.controller import TableTilted
 
-    _logging("autoplay")
-    loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
-    with _writer_lock(db_path):
-        table = _open_table(db_path, loaded, seed, LedgerKind.TEST, jackpot_rules=JackpotRules())
-        try:
-            driver = RoundDriver(standard_bots(table.state.paytable), table.source,
-                                 table.apply)
-            while table.ledger.round_count() < rounds:
-                driver.play_round(table.state)
-        except TableTilted as tilt:
+    with stop.on_sigterm("etg autoplay"):
+        _logging("autoplay")
+        loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
+        with _writer_lock(db_path):
+            table = _open_table(db_path, loaded, seed, LedgerKind.TEST,
+                                jackpot_rules=JackpotRules())
+
+            def apply(state: Any, command: Any) -> Any:
+                stop.check()  # the last command is committed: a safe place to stop
+                return table.apply(state, command)
+
+            try:
+                driver = RoundDriver(standard_bots(table.state.paytable), table.source, apply)
+                while table.ledger.round_count() < rounds:
+                    driver.play_round(table.state)
+            except TableTilted as tilt:
+                table.close()
+                _refuse(f"{db_path}: {tilt}", code=1)
+            except stop.Stopped:
+                table.close()
+                click.echo(f"{table.ledger.round_count()} rounds in {db_path}", err=True)
+                raise
             table.close()
-            _refuse(f"{db_path}: {tilt}", code=1)
-        table.close()
-        click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
+            click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
 
 
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -18,7 +16,7 @@ from etg.config.loader import default_config_dir
 if TYPE_CHECKING:
     pass
 
-from etg.cli.program import main
+from etg.cli.program import _refuse, main
 
 # --- etg verify -------------------------------------------------------------------------
 
@@ -83,56 +81,37 @@ def smoke_test() -> None:
 
 # --- etg bench ------------------------------------------------------------------------------
 
-BENCH_KEYS: dict[str, Any] = {  # SPEC §11: every key, null until a benchmark measures it
-    "frame_ms": {"p50": None, "p99": None, "phases": None, "displays": None},
-    "commit_ms": {"p50": None, "p99": None},
-    "commit_rate_ratio": None,
-    "parsheet_s": None,
-    "sim_rounds_per_s": None,
-    "sim_full_rounds_per_s": None,
-    "engine_rounds_per_s": None,
-    "engine_workload": None,
-    "cold_start_s": None,
-    "cold_start_source_s": None,
-    "ledger_bytes_per_round": None,
-    "disk_bytes_per_round": None,
-    "disk_bytes_per_round_each_alone": None,
-    "startup_s_empty": None,
-    "startup_s_1m": None,
-    "verify_full_rounds_per_s": None,
-    "export_peak_rss_mb": None,
-    "rss_mb_100": None,
-    "rss_mb_10000": None,
-}
-
-
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (SPEC §11 keys).")
-def bench(as_json: bool) -> None:
-    """Measure the performance figures of SPEC §11 (null: not measurable yet)."""
-    folder = Path(__file__).resolve().parent.parent / "benchmarks"
-    modules = sorted(folder.glob("bench_*.py"))
-    if not modules:
-        raise click.ClickException(f"no benchmarks in {folder}: run from a source checkout")
-    figures = json.loads(json.dumps(BENCH_KEYS))
-    for path in modules:
-        figures.update(_load_module(path).measure(default_config_dir()))
+@click.option("--quick", is_flag=True,
+              help="Every benchmark on a tiny workload (under a minute): checks that each runs; "
+                   "its figures are not the targets'.")
+@click.option("--only", "only", multiple=True, metavar="NAME",
+              help="Run only this benchmark (bench_NAME.py; repeatable).")
+def bench(as_json: bool, quick: bool, only: tuple[str, ...]) -> None:
+    """Measure the performance figures of SPEC §11 (null: not measurable yet).
+
+    Runs the benchmarks/ folder of a source checkout. SIGTERM stops it within
+    moments (its temporary ledgers removed, its subprocesses ended), exit 143.
+    """
+    from etg import stop
+    from etg.release.bench import NoBenchmarks, UnknownBenchmark, benchmarks_dir, chosen, run
+
+    with stop.on_sigterm("etg bench", raising=True):
+        try:
+            folder = benchmarks_dir()
+            selected = chosen(folder, only)
+        except (NoBenchmarks, UnknownBenchmark) as error:
+            _refuse(f"etg bench: {error}")
+        figures = run(folder, selected, default_config_dir(), quick=quick,
+                      report=lambda line: click.echo(f"etg bench: {line}", err=True))
     if as_json:
         click.echo(json.dumps(figures))
         return
-    table = Table_(title="etg bench")
+    table = Table_(title="etg bench --quick: tiny workloads, not the targets' figures"
+                   if quick else "etg bench")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key, value in figures.items():
         table.add_row(key, "—" if value is None else json.dumps(value))
     Console().print(table)
-
-
-def _load_module(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"etg_bench_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from etg import stop
 from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, load_cabinet
 from etg.core.commands import Actor, Command, Settle
@@ -196,6 +197,9 @@ class App:
         """The frame loop: a frame, then the work ahead in the rest of its time."""
         clock = pygame.time.Clock()
         while not self.quit_requested:
+            if stop.requested():  # SIGTERM: systemd's stop, as closing the window (etg.stop)
+                log.info("SIGTERM: shutting down")
+                break
             if self.options.headless:
                 dt = FRAME_S
                 draw = self.frames % 30 == 0 or self.options.frames is not None

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pygame
 
+from etg import stop
 from etg.config.cabinet import Cabinet
 from etg.table.controller import Table
 from etg.ui import theme
@@ -35,23 +36,24 @@ def run_kiosk(table: Table, cabinet: Cabinet, cabinet_file: Path, options: RunOp
 
 
 def show_fault(cabinet: Cabinet, options: RunOptions, message: str,
-               frames: int | None = None) -> None:
+               frames: int | None = None) -> int:
     """A cabinet whose ledger cannot be opened: the cause full screen until a technician acts.
 
     No table can be drawn without a ledger, so this is the whole kiosk: one
-    screen, no play, until the window is closed or Esc is pressed (a technician
-    at the keyboard). ``frames`` ends it sooner (tests). Raises NoDisplay.
+    screen, no play, until the window is closed, Esc is pressed (a technician
+    at the keyboard) or SIGTERM arrives. ``frames`` ends it sooner (tests). Raises NoDisplay.
+    Returns how many frames it showed.
     """
     window = open_window(cabinet, options)
     try:
         canvas = pygame.Surface(LOGICAL)
         clock = pygame.time.Clock()
         shown = 0
-        while frames is None or shown < frames:
+        while (frames is None or shown < frames) and not stop.requested():
             for event in pygame.event.get():
                 if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN
                                                  and event.key == pygame.K_ESCAPE):
-                    return
+                    return shown
             canvas.fill(theme.FELT_DARK)
             panel = pygame.Rect(160, 300, 1600, 420)
             draw_panel(canvas, panel, (20, 8, 8, 240), theme.TILT, radius=22, width=5)
@@ -66,6 +68,7 @@ def show_fault(cabinet: Cabinet, options: RunOptions, message: str,
             pygame.display.flip()
             shown += 1
             clock.tick(10)
+        return shown
     finally:
         pygame.display.quit()
 
