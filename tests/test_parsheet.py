@@ -106,8 +106,13 @@ def test_the_json_twin_has_the_same_numbers() -> None:
     assert payout["war"]["long_run"]["method"] == "closed_form"
     meters = data["bonus_spin"]["meters"]
     assert [m["level"] for m in meters] == ["primary", "secondary"]
-    assert meters[0]["long_run"]["method"] == "markov_chain"
-    assert meters[0]["long_run"]["rtp"]["exact"] is None  # a chain's figure is not exact
+    assert meters[0]["long_run"]["method"] == "bounded"
+    assert meters[0]["long_run"]["proven"] is True
+    rtp = meters[0]["long_run"]["rtp"]
+    assert rtp["exact"] is None  # a bracket's midpoint is not exact: it carries its bound
+    assert 0 < rtp["error"] < 2.5e-10
+    assert abs(float(rtp["text"]) - rtp["value"]) <= 10 ** -len(rtp["text"].split(".")[1])
+    assert payout["war"]["long_run"]["rtp"]["error"] == 0.0
     shares = [d["share"]["exact"] for d in meters[0]["long_run"]["denominations"]]
     assert shares == ["1/4", "3/4"]
     assert len(data["volatility"][0]["limits_99"]) == 5

@@ -26,7 +26,7 @@ i.i.d. given their start, and the wagers of a cycle are ``1/q`` on average).
 
 Closed form and the bracketing chains
 -------------------------------------
-If every denomination wins 100 % and there is no ceiling, every cycle
+If every denomination played wins 100 % and there is no ceiling, every cycle
 starts at ``R`` and everything above is exact in Fractions: the meter at a
 hit is ``R + (1/q − 1)·c̄ + c_w`` and the pooled return ``rate + q·R/w̄``:
 every contribution and every seed comes back (method ``CLOSED_FORM``).
@@ -196,7 +196,7 @@ def meter_long_run(rules: Meter, hit_probability: Fraction,
     if not hit_probability or not total:
         return None
     entries = tuple(MixEntry(e.wager_cents, e.share / total, e.percent) for e in mix)
-    if rules.ceiling_cents is None and all(e.percent == 100 for e in entries):
+    if rules.ceiling_cents is None and all(e.percent == 100 for e in entries if e.share):
         return _closed_form(rules, hit_probability, entries)
     return _chain(rules, hit_probability, entries)
 
@@ -214,10 +214,11 @@ def _closed_form(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...]) -> MeterL
     rate, wager, c_bar, gain = _basics(rules, q, mix)
     reset = Fraction(rules.reset_cents)
     denominations = []
-    for e in mix:
+    for e in mix:  # an entry nobody plays (share 0) may win another percent of the same meter
         meter = reset + gain + rate * e.wager_cents
+        amount = meter * Fraction(e.percent, 100)
         denominations.append(DenominationLongRun(e.wager_cents, e.share, e.percent, meter,
-                                                 meter, q * meter / e.wager_cents))
+                                                 amount, q * amount / e.wager_cents))
     mean_meter = reset + gain + c_bar
     return MeterLongRun(
         method=Method.CLOSED_FORM, hit_probability=q, rate=rate,

@@ -178,7 +178,7 @@ class _Chains:
         self.entries = entries
         self.n = points
         self.h = span / (points - 1)
-        self.x = np.arange(points) * self.h
+        self.x = _points(points, self.h)
         gain_points = min(points - 1, math.ceil(gain_span / self.h) + 1)
         # The ceiling is out of reach when no state or gain on the grid gets to it.
         reach = self.h * (points - 1 + gain_points) + max(e.contribution for e in entries)
@@ -255,7 +255,7 @@ class _Chains:
                                   + spectrum * self.low_gain_moment,
                                   self.size)[:self.pre_points]
         pre_mass = np.clip(pre_mass, 0.0, None)
-        base = np.arange(self.pre_points) * self.h
+        base = _points(self.pre_points, self.h)
         position = np.divide(pre_moment, pre_mass, out=base.copy(), where=pre_mass > 1e-300)
         return pre_mass, np.clip(position, base, base + 2 * self.h)
 
@@ -282,11 +282,12 @@ class _Chains:
     def _up_pre(self, up: FloatArray) -> FloatArray:
         pre = np.fft.irfft(np.fft.rfft(up, self.size) * self.up_gain, self.size)
         pre = np.clip(pre[:self.pre_points], 0.0, None)
-        return pre / pre.sum()
+        out: FloatArray = pre / pre.sum()
+        return out
 
     def _up_step(self, up: FloatArray) -> tuple[FloatArray, float]:
         pre = self._up_pre(up)
-        position = np.arange(len(pre)) * self.h
+        position = _points(len(pre), self.h)
         after = np.zeros(self.n)
         excess = 0.0
         top = self.x[-1]
@@ -298,7 +299,7 @@ class _Chains:
 
     def _up_hits(self, up: FloatArray) -> tuple[HitStats, ...]:
         pre = self._up_pre(up)
-        position = np.arange(len(pre)) * self.h
+        position = _points(len(pre), self.h)
         return tuple(self._hits(e, pre, position) for e in self.entries)
 
     # --- the meter's rules ------------------------------------------------------------------
@@ -320,6 +321,12 @@ class _Chains:
                         seed=_dot(mass, np.maximum(0.0, self.reset - remaining)),
                         at_ceiling=float(mass[over > 0].sum()),
                         reserve=_dot(mass, over))
+
+
+def _points(count: int, step: float) -> FloatArray:
+    """The grid's positions in cents: ``0, step, 2·step, …``."""
+    out: FloatArray = np.arange(count, dtype=np.float64) * step
+    return out
 
 
 def _dot(a: FloatArray, b: FloatArray) -> float:
