@@ -73,10 +73,10 @@ from etg.core.paytable import RATE_SCALE, Meter
 FIRST_POINTS = 4096
 MAX_POINTS = 32_768
 TAIL = 1e-15  # gain mass left beyond the grid's gain span, before the truncation term counts it
-CONVERGED = 1e-5  # cents: the convergence term U_n·κⁿ/(1 − κⁿ) at which the iteration stops
+SLACK = 0.1  # share of the target left to the convergence and truncation terms
 SETTLED = 1e-14  # total variation of a step at which an unproven (ceiling) chain stops
 MAX_STEPS = 2000
-SPAN_TRIES = 4  # the state's span doubles while the truncation term exceeds CONVERGED
+SPAN_TRIES = 4  # the state's span doubles while the truncation term exceeds its share
 ROUNDING = 1e-15  # float64 error of a convolution, per point, relative to the span
 UNDERFLOW = -690.0  # natural log below which a power of a root is taken as 0 (e^-690 < 1e-299)
 
@@ -136,7 +136,8 @@ def bracket(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
     """
     points = FIRST_POINTS
     while True:
-        result = bracket_on(rules, q, shares, wagers_cents, percents, points)
+        result = bracket_on(rules, q, shares, wagers_cents, percents, points,
+                            SLACK * target_cents)
         half = (result.high - result.low) / 2
         if half <= target_cents or points >= MAX_POINTS or result.stuck or not result.proven:
             return result
@@ -145,8 +146,13 @@ def bracket(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
 
 def bracket_on(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
                wagers_cents: tuple[int, ...], percents: tuple[int, ...],
-               points: int) -> BracketResult:
-    """:func:`bracket` on one grid of ``points`` points."""
+               points: int, converged_cents: float = 1e-9) -> BracketResult:
+    """:func:`bracket` on one grid of ``points`` points.
+
+    The chains run until the convergence term ``U_n·κⁿ/(1 − κⁿ)`` is under
+    ``converged_cents``, and the state's span doubles while the truncation
+    term exceeds it.
+    """
     steps_units = [w * rules.rate_millionths for w in wagers_cents]
     unit = math.gcd(*steps_units)
     gain = LatticeGain(float(q), [float(s) for s in shares], [s // unit for s in steps_units])
@@ -159,8 +165,8 @@ def bracket_on(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
     result = None
     for _ in range(SPAN_TRIES):
         result = _Chains(rules, entries, gain, cents_per_unit, span, gain_span, kappa,
-                         points).run()
-        if result.stuck or not result.proven or result.gain_tail_cents < CONVERGED:
+                         points).run(converged_cents)
+        if result.stuck or not result.proven or result.gain_tail_cents < converged_cents:
             break
         span *= 2
     assert result is not None
@@ -207,7 +213,7 @@ class _Chains:
         self.up_gain = np.fft.rfft(up, self.size)
         self.pre_points = points + gain_points  # indices of X + G on the grid
 
-    def run(self) -> BracketResult:
+    def run(self, converged_cents: float) -> BracketResult:
         n = self.n
         low_mass = np.zeros(n)
         low_mass[0] = 1.0
@@ -225,7 +231,8 @@ class _Chains:
             if self.ceiling is not None and up[-n // 100:].sum() > 1e-9 and not self.proven:
                 stuck = True  # the reserve keeps growing: no stationary law on any grid
                 break
-            if self.proven and upper * self.kappa**steps / (1 - self.kappa**steps) < CONVERGED:
+            k_n = self.kappa**steps
+            if self.proven and upper * k_n / (1 - k_n) / (1 - self.kappa) < converged_cents:
                 break
             if not self.proven and moved < SETTLED:
                 break
