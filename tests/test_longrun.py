@@ -11,10 +11,26 @@ from fractions import Fraction
 
 import pytest
 
+from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.paytable import Meter, ProgressiveLevel
-from etg.math.bonus import bonus_spin_figures, meter_rtp_of, mix_entries, rtp_long_run_of_mix
+from etg.math.bonus import (
+    bonus_spin_figures,
+    bounded_rtp_long_run_of_mix,
+    meter_rtp_of,
+    mix_entries,
+    mix_long_run,
+    rtp_long_run_of_mix,
+)
 from etg.math.exact import check_json
-from etg.math.longrun import Method, MixEntry, _chain, meter_long_run, simulate_meter
+from etg.math.longrun import (
+    RTP_BOUND,
+    Method,
+    MixEntry,
+    _chain,
+    meter_long_run,
+    simulate_meter,
+)
 from tests import tables
 
 HALF = Fraction(1, 2)
@@ -164,7 +180,30 @@ def test_the_mix_lies_between_the_single_denomination_model_values() -> None:
     only_ones = rtp_long_run_of_mix(p, Fraction(1))[100]
     assert 0 <= only_ones - one_model < Fraction(1, 10_000)
     only_fives = rtp_long_run_of_mix(p, Fraction(0))[500]
-    assert only_fives == pytest.approx(float(five_model), abs=1e-9)  # the chain: float64
+    assert only_fives == five_model  # nobody wins 20 %: the closed form, exact
     entry = check_json(p, "md.yaml")["wagers"]["bonus_spin"]
     assert entry["by_denomination"]["100"]["rtp_long_run_mix"] == float(mixed[100])
     assert entry["mix_smallest_denomination"] == 0.5
+
+
+def test_the_maryland_one_dollar_return_of_the_issue_has_its_true_digits() -> None:
+    """md-community-7, half the wagers $1: the $1 return is 0.8976315703…, within 2.5·10⁻¹⁰.
+
+    The old single chain on an 8,192-cell grid gave 0.8976316887 (the primary
+    meter's mean start 4,384.41¢ above reset against 4,383.03¢): the bracket
+    now excludes it.
+    """
+    loaded = load_paytable(shipped_config_dir() / "paytables" / "maryland-community-7.yaml")
+    value, error = bounded_rtp_long_run_of_mix(loaded.paytable, HALF)[100]
+    assert 0 < error <= 2 * RTP_BOUND  # both meters' bounds
+    assert abs(value - Fraction("0.8976315703")) <= error + Fraction(5, 10**11)
+    assert abs(value - Fraction("0.8976316887")) > 100 * error
+    primary = mix_long_run(loaded.paytable, HALF)[ProgressiveLevel.PRIMARY]
+    start = primary.mean_start_cents - primary.reset_cents
+    assert primary.method is Method.BOUNDED
+    assert abs(start - Fraction("4383.03")) <= primary.errors.start_cents + Fraction(1, 200)
+    assert primary.errors.start_cents < Fraction(1, 100)
+    # every figure is affine in the mean start: the $5 award is the $1 one's meter plus 6¢, whole
+    one, five = primary.of(100), primary.of(500)
+    assert five.mean_meter_at_hit_cents - one.mean_meter_at_hit_cents == 6
+    assert one.rtp_error == primary.hit_probability * one.award_error_cents / 100
