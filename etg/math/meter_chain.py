@@ -129,8 +129,9 @@ def bracket(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
             target_cents: float) -> BracketResult:
     """Bracket the mean start of a meter won with ``q`` per wager by the mix's entries.
 
-    The grid starts at :data:`FIRST_POINTS` and is refined (four times finer
-    while far off, else twice) until the bracket's half-width is within
+    The grid starts at :data:`FIRST_POINTS` and is refined (by a power of two
+    near the square root of how far off it is, the bracket narrowing about as
+    the square of the step) until the bracket's half-width is within
     ``target_cents`` or the grid has :data:`MAX_POINTS`; every result is a
     proven bracket, only a wider one when the target is not met.
     """
@@ -141,7 +142,9 @@ def bracket(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
         half = (result.high - result.low) / 2
         if half <= target_cents or points >= MAX_POINTS or result.stuck or not result.proven:
             return result
-        points = min(MAX_POINTS, points * (4 if half > 8 * target_cents else 2))
+        # the bracket narrows about as the square of the step: refine by the root of the excess
+        factor = 2 ** math.ceil(math.log2(math.sqrt(half / target_cents)))
+        points = min(MAX_POINTS, points * max(2, factor))
 
 
 def bracket_on(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
@@ -190,6 +193,8 @@ class _Chains:
         reach = self.h * (points - 1 + gain_points) + max(e.contribution for e in entries)
         self.proven = self.ceiling is None or self.ceiling - self.reset > reach
         self.kappa = kappa if self.proven else 1.0
+        # A 100 % award below the ceiling restarts the meter at reset whatever it held.
+        self.resets = tuple(e.percent == 100 and self.proven for e in entries)
         edges = np.ceil(np.arange(gain_points + 1) * self.h / cents_per_unit)
         mass, moment = gain.cells(edges)
         mass = np.clip(mass, 0.0, None)
@@ -219,31 +224,32 @@ class _Chains:
         low_mass[0] = 1.0
         low_moment = np.zeros(n)
         up = low_mass.copy()
-        tau_state = 0.0
+        tau_state = upper = remaining = 0.0
         steps = 0
         stuck = False
-        for steps in range(1, MAX_STEPS + 1):
+        while steps < MAX_STEPS:
+            steps += 1
             new_low_mass, new_low_moment = self._low_step(low_mass, low_moment)
             new_up, tau_state = self._up_step(up)
             moved = float(np.abs(new_up - up).sum())
             low_mass, low_moment, up = new_low_mass, new_low_moment, new_up
-            upper = _dot(up, self.x)
+            previous, upper = upper, _dot(up, self.x)
             if self.ceiling is not None and up[-n // 100:].sum() > 1e-9 and not self.proven:
                 stuck = True  # the reserve keeps growing: no stationary law on any grid
                 break
-            k_n = self.kappa**steps
-            if self.proven and upper * k_n / (1 - k_n) / (1 - self.kappa) < converged_cents:
+            # The means rise to the stationary one by steps that shrink at least by κ each
+            # (two copies a step apart, coupled), so what is left is at most κ·step/(1 − κ).
+            remaining = self.kappa * abs(upper - previous) / (1 - self.kappa)
+            if self.proven and remaining * (2 - self.kappa) / (1 - self.kappa) < converged_cents:
                 break
             if not self.proven and moved < SETTLED:
                 break
-        upper = _dot(up, self.x)
         lower = float(low_moment.sum())
         rounding = ROUNDING * self.n * self.h * (self.n - 1) * 2
         if self.proven:
-            k_n = self.kappa**steps
-            stationary = upper / (1 - k_n)
-            tail = (self.kappa * self.gain_excess + tau_state) / (1 - self.kappa)
-            high = stationary + tail + k_n * stationary / (1 - self.kappa) + rounding
+            # τ at stationarity exceeds the last step's by at most what the mean has left to rise
+            tail = (self.kappa * self.gain_excess + tau_state + remaining) / (1 - self.kappa)
+            high = upper + remaining + tail + rounding
         else:
             tail = 0.0
             high = upper
@@ -271,7 +277,10 @@ class _Chains:
         new_mass = np.zeros(self.n)
         new_moment = np.zeros(self.n)
         top = self.x[-1]
-        for e in self.entries:
+        for e, resets in zip(self.entries, self.resets, strict=True):
+            if resets:
+                new_mass[0] += e.share * float(pre_mass.sum())
+                continue
             nxt = np.minimum(self._next(e, position), top)  # beyond the grid: moved down
             cell = np.minimum((nxt / self.h).astype(np.int64), self.n - 1)
             weight = e.share * pre_mass
@@ -298,7 +307,10 @@ class _Chains:
         after = np.zeros(self.n)
         excess = 0.0
         top = self.x[-1]
-        for e in self.entries:
+        for e, resets in zip(self.entries, self.resets, strict=True):
+            if resets:
+                after[0] += e.share * float(pre.sum())
+                continue
             nxt = self._next(e, position)
             excess += e.share * _dot(pre, np.maximum(0.0, nxt - top))
             after += e.share * _spread(np.minimum(nxt, top) / self.h, pre, self.n)
