@@ -144,6 +144,8 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
 def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
         as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
+    from etg.math.precision import estimate_text
+
     loaded = _load_or_exit(file)
     if as_json or not sys.stderr.isatty():
         rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None)
@@ -168,8 +170,11 @@ def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
     for column in ("figure", "exact", "measured", "99 % interval", ""):
         table.add_column(column, justify="left" if column == "figure" else "right")
     for row in rows:
+        # a measured figure shows only the decimals its interval allows (etg.math.precision)
+        half = (row.high - row.low) / 2
         table.add_row(row.label, "—" if row.exact is None else f"{row.exact:.6g}",
-                      f"{row.mean:.6g}", f"{row.low:.6g} … {row.high:.6g}",
+                      estimate_text(row.mean, half),
+                      f"{estimate_text(row.low, half)} … {estimate_text(row.high, half)}",
                       "" if row.agrees is None else "✓" if row.agrees else "outside")
     Console().print(table)
 

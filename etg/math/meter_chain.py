@@ -38,19 +38,21 @@ stationary law is ≥icx ``π`` by (1). Two finite corrections keep its mean an
 upper bound, both from the coupling (3) (the spread is coupled monotonically,
 so it moves two copies apart by their distance on average):
 
-- convergence: after ``n`` steps from 0 its mean ``U_n`` is within
-  ``κⁿ·U_∞`` of its stationary mean, so ``U_∞ ≤ U_n / (1 − κⁿ)``;
+- convergence: the means ``U_n`` rise from 0 by steps that shrink at least
+  by ``κ`` each (two copies a step apart, coupled), so what is left after
+  ``n`` steps is ``ρ ≤ κ·(U_n − U_{n−1}) / (1 − κ)``;
 - truncation: the mass that falls beyond the grid (a gain beyond its last
   cell, a next state beyond the last point) is moved down to the end by a
-  mean distance ``τ`` per hit, which moves the stationary mean by at most
-  ``τ / (1 − κ)``.
+  mean distance ``τ`` per hit (``κ·τ_gain + τ_state``, the latter at most
+  ``ρ`` more at stationarity than at step ``n``), which moves the stationary
+  mean by at most ``τ / (1 − κ)``.
 
-Hence ``L_n ≤ E_π[X] ≤ U_n / (1 − κⁿ) + τ / (1 − κ)`` (plus an allowance
+Hence ``L_n ≤ E_π[X] ≤ U_n + ρ + τ / (1 − κ)`` (plus an allowance
 for float64 rounding of the convolutions, 10⁻¹⁵ of the grid's span per
 point). Both the collapse and the spread err by the second derivative of
 the meter's future over a cell, so the bracket narrows as the square of the
-grid step: on Maryland's meters 16,384 points bracket the mean start within
-about a hundredth of a cent, a return within 10⁻⁹.
+grid step: on Maryland's primary meter 16,384 points bracket the mean start
+within 0.002 cents, a return within 2·10⁻¹⁰.
 
 A ceiling within the grid's reach has slope 1 above it (the reserve passes
 through whole), ``κ`` would be 1 and (3) proves nothing: the chains then run

@@ -34,7 +34,8 @@ the rest in the largest, both feed the same meters and each wins its own share
 of them. The meters' long run for that mix (mean meter at an award, each
 denomination's return) comes from :func:`etg.math.bonus.mix_long_run`:
 renewal–reward, in closed form where every award is 100 % and there is no
-ceiling, else a Markov chain on the meter and its reserve (:mod:`etg.math.longrun`).
+ceiling, else the midpoint of a proven bracket between two Markov chains on
+the meter and its reserve (:mod:`etg.math.longrun`).
 The Progressive Payout figures assume War on every tie, so their returns are
 given only when every holder of that wager goes to War, and the meter's long
 run only while its ceiling is out of reach (:data:`CEILING_MARGIN` mean cycles
@@ -128,7 +129,7 @@ def _bonus_exact(paytable: Paytable, setup: TableSetup) -> dict[str, Fraction]:
         out[key] = out.get(key, Fraction(0)) + Fraction(segment.weight, ring)
     small, large = denominations(paytable)
     share = setup.mix if small != large else Fraction(1)
-    # The meters' long run for this mix: renewal-reward, exact or a Markov chain (etg.math.longrun)
+    # The meters' long run for this mix: renewal-reward, exact or bracketed (etg.math.longrun)
     for level, meter in mix_long_run(paytable, share).items():
         out[f"meter.{level.value}.at_award"] = meter.mean_meter_at_hit_cents
     long_run = rtp_long_run_of_mix(paytable, share)
