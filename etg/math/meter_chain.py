@@ -57,8 +57,13 @@ within 0.002 cents, a return within 2·10⁻¹⁰.
 A ceiling within the grid's reach has slope 1 above it (the reserve passes
 through whole), ``κ`` would be 1 and (3) proves nothing: the chains then run
 until they settle (:data:`SETTLED`), and their gap is an estimate, not a
-proof (``BracketResult.proven`` False). A ceiling beyond the grid is out of
-reach of every state the chains hold; what lies beyond is the truncation.
+proof (``BracketResult.proven`` False). So with a ceiling the grid first
+spans under half the way to it: no state or gain it holds reaches it, and
+the gain beyond the grid (under :data:`CEILING_TAIL` of the hits, else the
+ceiling is taken in, unproven) is counted in ``τ`` whole, at slope 1. The
+bound then holds for every cycle that stays on the grid; one that leaves it
+is counted by its first displacement, the ceiling's reserve it might fill
+beyond that being of the order of that vanishing share.
 """
 
 from __future__ import annotations
@@ -78,7 +83,9 @@ TAIL = 1e-15  # gain mass left beyond the grid's gain span, before the truncatio
 SLACK = 0.1  # share of the target left to the convergence and truncation terms
 SETTLED = 1e-14  # total variation of a step at which an unproven (ceiling) chain stops
 MAX_STEPS = 2000
-SPAN_TRIES = 4  # the state's span doubles while the truncation term exceeds its share
+SPAN_TRIES = 3  # the state's span doubles (at most this often) while truncation is too wide
+CEILING_SHARE = 0.49  # a grid with a ceiling spans under this share of the way to it, twice
+CEILING_TAIL = 1e-12  # with a ceiling, the most gain mass per hit the grid may leave beyond it
 ROUNDING = 1e-15  # float64 error of a convolution, per point, relative to the span
 UNDERFLOW = -690.0  # natural log below which a power of a root is taken as 0 (e^-690 < 1e-299)
 
@@ -154,9 +161,12 @@ def bracket_on(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
                points: int, converged_cents: float = 1e-9) -> BracketResult:
     """:func:`bracket` on one grid of ``points`` points.
 
-    The chains run until the convergence term ``U_n·κⁿ/(1 − κⁿ)`` is under
-    ``converged_cents``, and the state's span doubles while the truncation
-    term exceeds it.
+    The chains run until the convergence term is under ``converged_cents``,
+    and the state's span doubles while the truncation term exceeds it. With
+    a ceiling the spans are first kept under half the way from reset to it,
+    so that no state or gain of the grid reaches it and the bracket is
+    proven, the tail beyond counted in the truncation term; only if that
+    term is too wide do the chains take the ceiling in (unproven).
     """
     steps_units = [w * rules.rate_millionths for w in wagers_cents]
     unit = math.gcd(*steps_units)
@@ -164,17 +174,25 @@ def bracket_on(rules: Meter, q: Fraction, shares: tuple[Fraction, ...],
     entries = tuple(Entry(float(s), w * rules.rate_millionths / RATE_SCALE, p)
                     for s, w, p in zip(shares, wagers_cents, percents, strict=True))
     cents_per_unit = unit / RATE_SCALE
-    gain_span = gain.quantile(TAIL) * cents_per_unit
     kappa = sum(e.share * (1 - e.percent / 100) for e in entries)
+    tail_span = gain.quantile(TAIL) * cents_per_unit
+    cap = math.inf
+    if rules.ceiling_cents is not None:
+        room = rules.ceiling_cents - rules.reset_cents - max(e.contribution for e in entries)
+        cap = CEILING_SHARE * room
+    gain_span = min(tail_span, cap)
     span = gain_span
-    result = None
-    for _ in range(SPAN_TRIES):
+    while True:
         result = _Chains(rules, entries, gain, cents_per_unit, span, gain_span, kappa,
                          points).run(converged_cents)
-        if result.stuck or not result.proven or result.gain_tail_cents < converged_cents:
+        if result.proven and result.gain_tail_cents < converged_cents:
+            return result
+        if not result.proven or span >= cap or span >= tail_span * 2 ** SPAN_TRIES:
             break
-        span *= 2
-    assert result is not None
+        span = min(2 * span, cap)
+    if cap < math.inf:  # the ceiling is within reach after all: take it in, unproven
+        return _Chains(rules, entries, gain, cents_per_unit, tail_span, tail_span, kappa,
+                       points).run(converged_cents)
     return result
 
 
@@ -193,17 +211,22 @@ class _Chains:
         gain_points = min(points - 1, math.ceil(gain_span / self.h) + 1)
         # The ceiling is out of reach when no state or gain on the grid gets to it.
         reach = self.h * (points - 1 + gain_points) + max(e.contribution for e in entries)
-        self.proven = self.ceiling is None or self.ceiling - self.reset > reach
+        edges = np.ceil(np.arange(gain_points + 1) * self.h / cents_per_unit)
+        beyond_mass, beyond_moment = gain.beyond(float(edges[-1]))
+        # A gain beyond the grid may carry a meter with a ceiling up to it, where a reserve
+        # passes through whole: that is allowed only for a vanishing share of the hits, and
+        # its displacement is then counted whole (slope 1), not contracted by κ.
+        self.proven = kappa < 1 and (self.ceiling is None or (
+            self.ceiling - self.reset > reach and beyond_mass < CEILING_TAIL))
         self.kappa = kappa if self.proven else 1.0
+        self.gain_slope = self.kappa if self.ceiling is None else 1.0
         # A 100 % award below the ceiling restarts the meter at reset whatever it held.
         self.resets = tuple(e.percent == 100 and self.proven for e in entries)
-        edges = np.ceil(np.arange(gain_points + 1) * self.h / cents_per_unit)
         mass, moment = gain.cells(edges)
         mass = np.clip(mass, 0.0, None)
         position = np.divide(moment, mass, out=np.zeros_like(mass), where=mass > 0)
         position = np.clip(position * cents_per_unit, self.x[:gain_points],
                            self.x[:gain_points] + self.h)
-        beyond_mass, beyond_moment = gain.beyond(float(edges[-1]))
         self.gain_excess = max(0.0, beyond_moment * cents_per_unit
                                - beyond_mass * gain_points * self.h)
         # lower: cell masses and moments, the far tail put on the last cell's lower end
@@ -241,16 +264,18 @@ class _Chains:
                 break
             # The means rise to the stationary one by steps that shrink at least by κ each
             # (two copies a step apart, coupled), so what is left is at most κ·step/(1 − κ).
+            if not self.proven:
+                if moved < SETTLED:
+                    break
+                continue
             remaining = self.kappa * abs(upper - previous) / (1 - self.kappa)
-            if self.proven and remaining * (2 - self.kappa) / (1 - self.kappa) < converged_cents:
-                break
-            if not self.proven and moved < SETTLED:
+            if remaining * (2 - self.kappa) / (1 - self.kappa) < converged_cents:
                 break
         lower = float(low_moment.sum())
         rounding = ROUNDING * self.n * self.h * (self.n - 1) * 2
         if self.proven:
             # τ at stationarity exceeds the last step's by at most what the mean has left to rise
-            tail = (self.kappa * self.gain_excess + tau_state + remaining) / (1 - self.kappa)
+            tail = (self.gain_slope * self.gain_excess + tau_state + remaining) / (1 - self.kappa)
             high = upper + remaining + tail + rounding
         else:
             tail = 0.0
