@@ -13,6 +13,7 @@ from etg.math.precision import (
     decimals_for,
     error_text,
     estimate_text,
+    interval_text,
 )
 
 
@@ -64,3 +65,4 @@ def test_a_simulated_mean_shows_the_digits_of_its_interval() -> None:
     assert estimate_text(0.1234567, 0.004) == "0.12"
     assert estimate_text(0.1234567, 0.0004) == "0.123"
     assert estimate_text(0.1234567, 0.0) == "0.123457"  # a point interval: the cap
+    assert interval_text(0.0712, 0.0761) == "0.071 … 0.076"  # one decimal finer than the mean

@@ -144,7 +144,7 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
 def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
         as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval."""
-    from etg.math.precision import estimate_text
+    from etg.math.precision import estimate_text, interval_text
 
     loaded = _load_or_exit(file)
     if as_json or not sys.stderr.isatty():
@@ -171,10 +171,9 @@ def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
         table.add_column(column, justify="left" if column == "figure" else "right")
     for row in rows:
         # a measured figure shows only the decimals its interval allows (etg.math.precision)
-        half = (row.high - row.low) / 2
         table.add_row(row.label, "—" if row.exact is None else f"{row.exact:.6g}",
-                      estimate_text(row.mean, half),
-                      f"{estimate_text(row.low, half)} … {estimate_text(row.high, half)}",
+                      estimate_text(row.mean, (row.high - row.low) / 2),
+                      interval_text(row.low, row.high),
                       "" if row.agrees is None else "✓" if row.agrees else "outside")
     Console().print(table)
 

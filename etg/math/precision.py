@@ -9,7 +9,8 @@ Three kinds of figure reach a par sheet or ``etg paytable check``:
   bound vouches for, so that the printed number is within one unit of its
   last digit of the exact value;
 - a *simulated* figure: printed only beside its interval, and with as many
-  decimals as the interval's half-width allows.
+  decimals as the interval's half-width allows (the interval itself one
+  more, so that its width shows).
 
 One rule serves the last two: the largest number of decimals ``d`` with
 ``error ≤ ½·10^−d``. Rounding to ``d`` decimals moves the value by at most
@@ -82,3 +83,9 @@ def error_text(error: Fraction, unit: str = "") -> str:
 def estimate_text(mean: float, half_width: float, cap: int = 6) -> str:
     """A simulated mean with the decimals its interval's half-width allows (at most ``cap``)."""
     return rounded(Fraction(mean), decimals_for(half_width, cap))
+
+
+def interval_text(low: float, high: float, cap: int = 6) -> str:
+    """A 99 % interval ``"low … high"``, one decimal finer than its mean so its width shows."""
+    decimals = min(cap, decimals_for((high - low) / 2, cap) + 1)
+    return f"{rounded(Fraction(low), decimals)} … {rounded(Fraction(high), decimals)}"

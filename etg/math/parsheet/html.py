@@ -31,6 +31,7 @@ from etg.math.precision import (
     bounded_percent,
     error_text,
     estimate_text,
+    interval_text,
 )
 
 SHORT_FRACTION = 21  # characters: longer exact fractions are left to the JSON twin
@@ -529,8 +530,7 @@ def _simulation(sheet: ParSheet) -> str:
 
 def _simulated(mean: float, low: float, high: float) -> list[str]:
     """A simulated mean and its interval, with the decimals the interval's half-width allows."""
-    half = (high - low) / 2
-    return [estimate_text(mean, half), f"{estimate_text(low, half)} … {estimate_text(high, half)}"]
+    return [estimate_text(mean, (high - low) / 2), interval_text(low, high)]
 
 
 def _method() -> str:
