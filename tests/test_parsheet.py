@@ -179,7 +179,7 @@ def test_a_bounded_figure_shows_only_the_digits_its_bound_vouches_for() -> None:
     """md-community-7, half the wagers $1: the long run is a bracket's midpoint, not a Fraction.
 
     The page prints the $1 return as 89.7631570 % (nine decimals of the
-    fraction, its bound 2·10⁻¹⁰ beside it), the exact fixed-pay return to the
+    fraction, its bound under 2·10⁻¹⁰ beside it), the exact fixed-pay return to the
     page's four decimals with its fraction, and the JSON twin the bound and
     the same digits.
     """
@@ -189,7 +189,7 @@ def test_a_bounded_figure_shows_only_the_digits_its_bound_vouches_for() -> None:
     assert not one.rtp_long_run_exact and 0 < one.rtp_long_run_error <= Fraction(5, 10**10)
     page = render(sheet)
     assert "89.7631570 %" in page and "89.76315704" not in page
-    assert "± 2.0e-10" in page
+    assert f"± {float(one.rtp_long_run_error):.1e}" in page  # the bound beside it
     data = json.loads(json.dumps(sheet_json(sheet)))
     figure = data["bonus_spin"]["denominations"][0]["rtp_long_run"]
     assert figure["exact"] is None and figure["text"] == "0.897631570"
