@@ -61,8 +61,11 @@ def test_money_to_the_cent_or_coarser() -> None:
     assert bounded_money(Fraction(-250), Fraction(0)) == "-$2.50"
 
 
-def test_a_simulated_mean_shows_the_digits_of_its_interval() -> None:
-    assert estimate_text(0.1234567, 0.004) == "0.12"
-    assert estimate_text(0.1234567, 0.0004) == "0.123"
+def test_a_simulated_mean_is_rounded_to_its_uncertainty() -> None:
+    """To the decimal of the half-width's first significant digit; the interval alike."""
+    assert estimate_text(0.1234567, 0.004) == "0.123"
+    assert estimate_text(0.1234567, 0.04) == "0.12"
+    assert estimate_text(0.1234567, 0.0004) == "0.1235"
+    assert estimate_text(1_109_683.4, 34_000.0) == "1109683"  # cents: no decimals
     assert estimate_text(0.1234567, 0.0) == "0.123457"  # a point interval: the cap
-    assert interval_text(0.0712, 0.0761) == "0.071 … 0.076"  # one decimal finer than the mean
+    assert interval_text(0.0712, 0.0761) == "0.071 … 0.076"

@@ -8,12 +8,12 @@ Three kinds of figure reach a par sheet or ``etg paytable check``:
   run, :mod:`etg.math.meter_chain`): printed with no more decimals than its
   bound vouches for, so that the printed number is within one unit of its
   last digit of the exact value;
-- a *simulated* figure: printed only beside its interval, and with as many
-  decimals as the interval's half-width allows (the interval itself one
-  more, so that its width shows).
+- a *simulated* figure: printed only beside its interval, both to the
+  decimal of the half-width's first significant digit (a measurement
+  rounded to its uncertainty, as a metrologist would).
 
-One rule serves the last two: the largest number of decimals ``d`` with
-``error ≤ ½·10^−d``. Rounding to ``d`` decimals moves the value by at most
+A bounded figure takes the largest number of decimals ``d`` with ``error ≤
+½·10^−d``: rounding to ``d`` decimals moves the value by at most
 ``½·10^−d``, so the printed figure is within ``10^−d`` (one unit of its last
 digit) of the truth.
 """
@@ -80,12 +80,19 @@ def error_text(error: Fraction, unit: str = "") -> str:
     return f"± {float(error):.1e}{unit}"
 
 
+def measured_decimals(half_width: float, cap: int = 6) -> int:
+    """Decimals of a measurement: down to its half-width's first significant digit (0 to cap)."""
+    if not half_width > 0:
+        return cap
+    return max(0, min(cap, -math.floor(math.log10(half_width))))
+
+
 def estimate_text(mean: float, half_width: float, cap: int = 6) -> str:
-    """A simulated mean with the decimals its interval's half-width allows (at most ``cap``)."""
-    return rounded(Fraction(mean), decimals_for(half_width, cap))
+    """A simulated mean to the decimal of its interval's half-width (at most ``cap``)."""
+    return rounded(Fraction(mean), measured_decimals(half_width, cap))
 
 
 def interval_text(low: float, high: float, cap: int = 6) -> str:
-    """A 99 % interval ``"low … high"``, one decimal finer than its mean so its width shows."""
-    decimals = min(cap, decimals_for((high - low) / 2, cap) + 1)
+    """A 99 % interval ``"low … high"``, to the same decimal as its mean."""
+    decimals = measured_decimals((high - low) / 2, cap)
     return f"{rounded(Fraction(low), decimals)} … {rounded(Fraction(high), decimals)}"

@@ -27,6 +27,7 @@ from etg.math.parsheet.figures import (
 )
 from etg.math.policies import Policy
 from etg.math.precision import (
+    bounded_decimal,
     bounded_money,
     bounded_percent,
     error_text,
@@ -505,8 +506,8 @@ def _simulation(sheet: ParSheet) -> str:
     if not sheet.sim_rounds:
         return ("<section id='simulation'><h2>Simulation agreement</h2>"
                 + _note("Not run for this sheet (--sim-rounds 0).") + "</section>")
-    rows = [[r.name, f"{r.exact:.6f}", *_simulated(r.estimate.mean, r.estimate.low,
-                                                    r.estimate.high),
+    rows = [[r.name, exact_cell(r.exact, r.exact_error),
+             *_simulated(r.estimate.mean, r.estimate.low, r.estimate.high),
              "agrees" if r.agrees else "OUTSIDE"] for r in sheet.agreement]
     meters = []
     for c in sheet.meter_checks:
@@ -526,6 +527,11 @@ def _simulation(sheet: ParSheet) -> str:
             + _note(f"{hits:,} hits per meter, played with the engine's own contribute and award.")
             + _table(("figure", "renewal–reward", "simulated", "99 % interval", ""), meters)
             + "</section>")
+
+
+def exact_cell(value: float, error: float) -> str:
+    """An agreement row's exact figure: six decimals, fewer if its bound vouches for fewer."""
+    return bounded_decimal(Fraction(value), Fraction(error), exact_digits=6, cap=6)
 
 
 def _simulated(mean: float, low: float, high: float) -> list[str]:
