@@ -77,7 +77,7 @@ import numpy.typing as npt
 
 from etg.core.paytable import RATE_SCALE, Meter
 
-FIRST_POINTS = 4096
+FIRST_POINTS = 1024
 MAX_POINTS = 32_768
 TAIL = 1e-15  # gain mass left beyond the grid's gain span, before the truncation term counts it
 SLACK = 0.1  # share of the target left to the convergence and truncation terms
