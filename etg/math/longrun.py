@@ -46,9 +46,9 @@ half-width carried beside it (:class:`LongRunErrors`, method ``BOUNDED``);
 the grid is refined until each meter's part of every return is within
 :data:`RTP_BOUND`. On md-community-7 with half the wagers $1 the primary
 meter's mean start is 4,383.033 ± 0.002 cents above reset and the $1
-wager's return is
-0.897631570 (± 2.3·10⁻¹⁰), the old single chain's 4,384.41¢ and 0.8976316887
-being the upward bias of a mean-preserving spread on a coarse grid.
+wager's return is 0.897631570 (± 2.3·10⁻¹⁰), the old single chain's
+4,384.41¢ and 0.8976316887 being the upward bias of a mean-preserving
+spread on a coarse grid.
 
 With a ceiling within the grid's reach the proof fails (the reserve passes
 through whole, nothing contracts): the figures are the two chains settled,
