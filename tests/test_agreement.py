@@ -34,6 +34,7 @@ from etg.core.paytable import (
 )
 from etg.math.agreement import AgreementRow, agreement_rows, sim_agreement
 from etg.math.engine_sim import agrees, simulate_engine_full
+from etg.math.parsheet.html import exact_cell
 from etg.math.sim_figures import exact_figures, figure_label
 from etg.math.sim_setup import standard_setup
 from etg.math.stats import Estimate
@@ -166,3 +167,22 @@ def test_agreement_rows_say_which_figures_disagree() -> None:
     exact = float(exact_figures(paytable, setup)["tie_probability"])
     assert rows == [AgreementRow(figure_label("tie_probability"), exact,
                                  Estimate(0.5, 0.4, 0.6, 10), False)]
+
+
+def test_an_agreement_row_carries_the_bound_of_a_long_run_figure() -> None:
+    """The meters' long run under a mix is bounded, not exact: its row says by how much.
+
+    The par sheet then prints the primary meter at an award with the cents
+    its bound (a few thousandths of a cent) vouches for, not six decimals.
+    """
+    paytable = tables.maryland_bonus(7)
+    setup = standard_setup(paytable, Fraction(1, 2))
+    measured = {"meter.primary.at_award": Estimate(1_100_000.0, 1_050_000.0, 1_150_000.0, 40),
+                "tie_probability": Estimate(0.07, 0.06, 0.08, 10)}
+    rows = {row.name: row for row in agreement_rows(paytable, setup,
+                                                    FullSimResult(10, 1.0, measured))}
+    meter = rows[figure_label("meter.primary.at_award")]
+    assert 0 < meter.exact_error < 0.005
+    assert rows[figure_label("tie_probability")].exact_error == 0.0
+    text = exact_cell(meter.exact, meter.exact_error)
+    assert len(text.split(".")[1]) == 2  # to the cent: ± 0.002¢ vouches for no more

@@ -357,6 +357,11 @@ def test_side_wager_rows() -> None:
     assert rows["Bonus Spin: this seat is the Hot Spot (6 seats)"] == ("1/6", "16.6667 %")
     assert rows["Bonus Spin $5: RTP, fixed pays"] == ("115477/170352", "67.7873 %")
     assert rows["Bonus Spin $1: RTP, progressives at their mean (long run)"][1] == "89.5548 %"
+    # the long run of the mix is a proven bracket: its bound in the "exact" column, and only
+    # the decimals that bound vouches for (seven of the percentage for a bound near 2·10⁻¹⁰)
+    bound, shown = rows["Bonus Spin $1: RTP, long run with half the wagers $1 (renewal–reward)"]
+    assert bound.startswith("± ") and float(bound[2:]) <= 5e-10
+    assert len(shown.removesuffix(" %").split(".")[1]) == 7
     assert rows["Progressive Payout: break-even meter"][1] == "$457,450"
     assert rows["Progressive Payout: Suited Four-of-a-Kind (War on every tie)"][0] == "2/993023"
 

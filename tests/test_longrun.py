@@ -11,10 +11,26 @@ from fractions import Fraction
 
 import pytest
 
+from etg.config.loader import load_paytable
+from etg.config.places import shipped_config_dir
 from etg.core.paytable import Meter, ProgressiveLevel
-from etg.math.bonus import bonus_spin_figures, meter_rtp_of, mix_entries, rtp_long_run_of_mix
+from etg.math.bonus import (
+    bonus_spin_figures,
+    bounded_rtp_long_run_of_mix,
+    meter_rtp_of,
+    mix_entries,
+    mix_long_run,
+    rtp_long_run_of_mix,
+)
 from etg.math.exact import check_json
-from etg.math.longrun import Method, MixEntry, _chain, meter_long_run, simulate_meter
+from etg.math.longrun import (
+    RTP_BOUND,
+    Method,
+    MixEntry,
+    _chain,
+    meter_long_run,
+    simulate_meter,
+)
 from tests import tables
 
 HALF = Fraction(1, 2)
@@ -57,15 +73,21 @@ def test_progressive_payout_meter_closed_form() -> None:
 
 
 def test_the_chain_reproduces_the_closed_form() -> None:
-    """Solved as a chain (a ceiling nobody reaches), a 100 % meter gives the same figures."""
+    """Solved by the chains (a ceiling nobody reaches), a 100 % meter lies within its bounds.
+
+    Every cycle starts at reset (κ = 0): the bracket holds the closed form's
+    exact figures, and it is narrow.
+    """
     far = Meter(1_000_000, 1_000_000, 0.015, 10**12)
     chain = _chain(far, Q_PRIMARY, _mix(100, 100))
     exact = meter_long_run(PRIMARY, Q_PRIMARY, _mix(100, 100))
     assert exact is not None
-    assert chain.method is Method.MARKOV_CHAIN
-    assert float(chain.mean_award_cents) == pytest.approx(float(exact.mean_award_cents), rel=1e-9)
-    assert float(chain.rtp) == pytest.approx(float(exact.rtp), rel=1e-9)
-    assert float(chain.mean_start_cents) == pytest.approx(1_000_000, rel=1e-12)
+    assert chain.method is Method.BOUNDED
+    assert abs(chain.mean_award_cents - exact.mean_award_cents) <= chain.errors.award_cents
+    assert abs(chain.rtp - exact.rtp) <= chain.errors.rtp < Fraction(1, 10**10)
+    assert abs(chain.mean_start_cents - 1_000_000) <= chain.errors.start_cents
+    for d in chain.denominations:
+        assert abs(d.rtp - exact.of(d.wager_cents).rtp) <= d.rtp_error
 
 
 def test_never_won_meter_has_no_long_run() -> None:
@@ -82,7 +104,7 @@ def test_never_won_meter_has_no_long_run() -> None:
 def test_partial_awards_agree_with_a_seeded_play(rules: Meter, q: Fraction, share: Fraction,
                                                  seed: int) -> None:
     lr = meter_long_run(rules, q, _mix(share=share))
-    assert lr is not None and lr.method is Method.MARKOV_CHAIN
+    assert lr is not None and lr.method is Method.BOUNDED
     sim = simulate_meter(rules, q, _mix(share=share), 30_000, seed)
     assert sim.books_balance
     assert set(sim.award_cents) == {d.wager_cents for d in lr.denominations if d.share}
@@ -157,8 +179,33 @@ def test_the_mix_lies_between_the_single_denomination_model_values() -> None:
     assert one_model < mixed[100] < mixed[500] < five_model
     only_ones = rtp_long_run_of_mix(p, Fraction(1))[100]
     assert 0 <= only_ones - one_model < Fraction(1, 10_000)
-    only_fives = rtp_long_run_of_mix(p, Fraction(0))[500]
-    assert only_fives == pytest.approx(float(five_model), abs=1e-9)  # the chain: float64
+    only_fives, error = bounded_rtp_long_run_of_mix(p, Fraction(0))[500]
+    # nobody wins 20 %: the primary meter's closed form, the secondary's ceiling far off
+    assert abs(only_fives - five_model) <= error < Fraction(1, 10**11)
     entry = check_json(p, "md.yaml")["wagers"]["bonus_spin"]
     assert entry["by_denomination"]["100"]["rtp_long_run_mix"] == float(mixed[100])
+    assert 0 < entry["by_denomination"]["100"]["rtp_long_run_mix_error"] <= 2 * RTP_BOUND
     assert entry["mix_smallest_denomination"] == 0.5
+
+
+def test_the_maryland_one_dollar_return_of_the_issue_has_its_true_digits() -> None:
+    """md-community-7, half the wagers $1: the $1 return is 0.8976315703…, within 2.5·10⁻¹⁰.
+
+    The old single chain on an 8,192-cell grid gave 0.8976316887 (the primary
+    meter's mean start 4,384.41¢ above reset against 4,383.03¢): the bracket
+    now excludes it.
+    """
+    loaded = load_paytable(shipped_config_dir() / "paytables" / "maryland-community-7.yaml")
+    value, error = bounded_rtp_long_run_of_mix(loaded.paytable, HALF)[100]
+    assert 0 < error <= 2 * RTP_BOUND  # both meters' bounds
+    assert abs(value - Fraction("0.8976315703")) <= error + Fraction(5, 10**11)
+    assert abs(value - Fraction("0.8976316887")) > 100 * error
+    primary = mix_long_run(loaded.paytable, HALF)[ProgressiveLevel.PRIMARY]
+    start = primary.mean_start_cents - primary.reset_cents
+    assert primary.method is Method.BOUNDED
+    assert abs(start - Fraction("4383.03")) <= primary.errors.start_cents + Fraction(1, 200)
+    assert primary.errors.start_cents < Fraction(1, 100)
+    # every figure is affine in the mean start: the $5 award is the $1 one's meter plus 6¢, whole
+    one, five = primary.of(100), primary.of(500)
+    assert five.mean_meter_at_hit_cents - one.mean_meter_at_hit_cents == 6
+    assert one.rtp_error == primary.hit_probability * one.award_error_cents / 100

@@ -106,8 +106,13 @@ def test_the_json_twin_has_the_same_numbers() -> None:
     assert payout["war"]["long_run"]["method"] == "closed_form"
     meters = data["bonus_spin"]["meters"]
     assert [m["level"] for m in meters] == ["primary", "secondary"]
-    assert meters[0]["long_run"]["method"] == "markov_chain"
-    assert meters[0]["long_run"]["rtp"]["exact"] is None  # a chain's figure is not exact
+    assert meters[0]["long_run"]["method"] == "bounded"
+    assert meters[0]["long_run"]["proven"] is True
+    rtp = meters[0]["long_run"]["rtp"]
+    assert rtp["exact"] is None  # a bracket's midpoint is not exact: it carries its bound
+    assert 0 < rtp["error"] < 2.5e-10
+    assert abs(float(rtp["text"]) - rtp["value"]) <= 10 ** -len(rtp["text"].split(".")[1])
+    assert payout["war"]["long_run"]["rtp"]["error"] == 0.0
     shares = [d["share"]["exact"] for d in meters[0]["long_run"]["denominations"]]
     assert shares == ["1/4", "3/4"]
     assert len(data["volatility"][0]["limits_99"]) == 5
@@ -168,3 +173,26 @@ def test_output_path_and_short_fractions() -> None:
     assert output_path(Path("a/b.html"), "md-7", True) == Path("a/b-md-7.html")
     assert frac(Fraction(23, 311)) == "23/311" and frac(Fraction(3)) == "3"
     assert frac(Fraction(1, 10**30)) == "—" and frac(None) == "—"
+
+
+def test_a_bounded_figure_shows_only_the_digits_its_bound_vouches_for() -> None:
+    """md-community-7, half the wagers $1: the long run is a bracket's midpoint, not a Fraction.
+
+    The page prints the $1 return as 89.7631570 % (nine decimals of the
+    fraction, its bound under 2·10⁻¹⁰ beside it), the exact fixed-pay return to the
+    page's four decimals with its fraction, and the JSON twin the bound and
+    the same digits.
+    """
+    sheet = par_sheet(load_paytable(MD7), mix=Fraction(1, 2))
+    assert sheet.bonus is not None
+    one = next(d for d in sheet.bonus.denominations if d.wager_cents == 100)
+    assert not one.rtp_long_run_exact and 0 < one.rtp_long_run_error <= Fraction(5, 10**10)
+    page = render(sheet)
+    assert "89.7631570 %" in page and "89.76315704" not in page
+    assert f"± {float(one.rtp_long_run_error):.1e}" in page  # the bound beside it
+    data = json.loads(json.dumps(sheet_json(sheet)))
+    figure = data["bonus_spin"]["denominations"][0]["rtp_long_run"]
+    assert figure["exact"] is None and figure["text"] == "0.897631570"
+    assert figure["error"] == float(one.rtp_long_run_error)
+    fixed = data["bonus_spin"]["denominations"][0]["rtp_fixed"]
+    assert fixed["error"] == 0.0 and fixed["exact"] is not None

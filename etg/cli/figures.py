@@ -155,6 +155,8 @@ def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
 
 def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
          as_json: bool) -> None:
+    from etg.math.precision import estimate_text, interval_text
+
     loaded = _load_or_exit(file)
     if as_json or not sys.stderr.isatty():
         rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None)
@@ -179,8 +181,10 @@ def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
     for column in ("figure", "exact", "measured", "99 % interval", ""):
         table.add_column(column, justify="left" if column == "figure" else "right")
     for row in rows:
+        # a measured figure shows only the decimals its interval allows (etg.math.precision)
         table.add_row(row.label, "—" if row.exact is None else f"{row.exact:.6g}",
-                      f"{row.mean:.6g}", f"{row.low:.6g} … {row.high:.6g}",
+                      estimate_text(row.mean, (row.high - row.low) / 2),
+                      interval_text(row.low, row.high),
                       "" if row.agrees is None else "✓" if row.agrees else "outside")
     Console().print(table)
 

@@ -2,7 +2,7 @@
 
 :func:`sim_agreement` plays the whole game in the vectorised simulator
 (:func:`etg.math.vector_full.simulate_full`) and sets each measured figure
-beside its exact value (:func:`etg.math.sim_figures.exact_figures`). A row
+beside its exact value (:func:`etg.math.sim_figures.bounded_figures`). A row
 *agrees* when the exact value lies inside the measured 99 % interval, or the
 event is too rare to have been seen yet (:func:`etg.math.engine_sim.agrees`).
 The par sheet prints these rows as its simulation check (SPEC §8).
@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from etg.core.paytable import Paytable
 from etg.math.engine_sim import agrees
-from etg.math.sim_figures import exact_figures, figure_label
+from etg.math.sim_figures import bounded_figures, figure_label
 from etg.math.sim_setup import TableSetup, standard_setup
 from etg.math.stats import Estimate
 from etg.math.vector_full import FullSimResult, simulate_full
@@ -29,6 +29,7 @@ class AgreementRow:
     exact: float
     estimate: Estimate  # from etg.math.stats: mean, low, high (99 %)
     agrees: bool
+    exact_error: float = 0.0  # the exact figure's proven bound (0: exact; the meters' long run)
 
 
 def sim_agreement(paytable: Paytable, rounds: int, seed: int = 0,
@@ -49,10 +50,11 @@ def agreement_rows(paytable: Paytable, setup: TableSetup,
                    result: FullSimResult) -> list[AgreementRow]:
     """The rows of :func:`sim_agreement` for a result already simulated on ``setup``."""
     rows: list[AgreementRow] = []
-    for key, value in exact_figures(paytable, setup).items():
+    for key, (value, error) in bounded_figures(paytable, setup).items():
         estimate = result.figures.get(key)
         if estimate is None:
             continue  # not measured: e.g. no meter award in a short run
         exact = float(value)
-        rows.append(AgreementRow(figure_label(key), exact, estimate, agrees(estimate, exact)))
+        rows.append(AgreementRow(figure_label(key), exact, estimate, agrees(estimate, exact),
+                                 float(error)))
     return rows

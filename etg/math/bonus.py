@@ -74,8 +74,9 @@ own share of them: the single-denomination figure above is a model value.
 :func:`mix_long_run` and :func:`rtp_long_run_of_mix` give the long run for a
 stated share of $1 wagers by renewal–reward over the cycles between hits
 (:mod:`etg.math.longrun`: exact Fractions when every award is 100 % with no
-ceiling, otherwise the meter's Markov chain, checked against a seeded play
-of the engine's own meter functions). ``etg paytable check`` shows both; the
+ceiling, otherwise the midpoint of a proven bracket between two Markov
+chains, :func:`bounded_rtp_long_run_of_mix` giving the bound; both checked
+against a seeded play of the engine's own meter functions). ``etg paytable check`` shows both; the
 par sheet (``etg parsheet --mix P``) the mix. The operator's band warning
 still reads ``rtp_with_progressive``.
 """
@@ -353,6 +354,17 @@ def meter_rtp_of(long_run: MeterLongRun, wager_cents: int) -> Fraction:
     return sum((d.share * d.rtp for d in entries), Fraction(0)) / total
 
 
+def meter_rtp_error_of(long_run: MeterLongRun, wager_cents: int) -> Fraction:
+    """The bound on :func:`meter_rtp_of` (0 when the long run is exact), combined alike."""
+    entries = [d for d in long_run.denominations if d.wager_cents == wager_cents]
+    if not entries:
+        return Fraction(0)
+    total = sum((d.share for d in entries), Fraction(0))
+    if not total:
+        return sum((d.rtp_error for d in entries), Fraction(0)) / len(entries)
+    return sum((d.share * d.rtp_error for d in entries), Fraction(0)) / total
+
+
 def mix_long_run(paytable: Paytable, share: Fraction) -> dict[ProgressiveLevel, MeterLongRun]:
     """Each Bonus Spin meter's long run with ``share`` of the wagers in the smallest denomination.
 
@@ -376,10 +388,19 @@ def mix_long_run(paytable: Paytable, share: Fraction) -> dict[ProgressiveLevel, 
 
 def rtp_long_run_of_mix(paytable: Paytable, share: Fraction) -> dict[int, Fraction]:
     """Each denomination's long-run RTP (fixed pays plus both meters) for the mix ``share``."""
+    return {cents: value for cents, (value, _error)
+            in bounded_rtp_long_run_of_mix(paytable, share).items()}
+
+
+def bounded_rtp_long_run_of_mix(paytable: Paytable,
+                                share: Fraction) -> dict[int, tuple[Fraction, Fraction]]:
+    """:func:`rtp_long_run_of_mix` with each figure's proven bound (0 where it is exact)."""
     figures = bonus_spin_figures(paytable)
     if figures is None:
         return {}
-    meters = mix_long_run(paytable, share)
-    return {d.wager_cents: d.rtp_fixed + sum((meter_rtp_of(m, d.wager_cents)
-                                              for m in meters.values()), Fraction(0))
+    meters = mix_long_run(paytable, share).values()
+    return {d.wager_cents: (d.rtp_fixed + sum((meter_rtp_of(m, d.wager_cents) for m in meters),
+                                              Fraction(0)),
+                            sum((meter_rtp_error_of(m, d.wager_cents) for m in meters),
+                                Fraction(0)))
             for d in figures.denominations}

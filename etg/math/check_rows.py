@@ -10,9 +10,10 @@ from fractions import Fraction
 
 from etg.core.money import format_cents
 from etg.core.paytable import Paytable
-from etg.math.bonus import bonus_spin_figures, rtp_long_run_of_mix
+from etg.math.bonus import bonus_spin_figures, bounded_rtp_long_run_of_mix
 from etg.math.exact import CHECK_MIX, format_fraction_percent, fraction_text
 from etg.math.policies import Policy, payout_policies
+from etg.math.precision import bounded_percent, error_text
 from etg.math.progressive_payout import progressive_payout_figures
 
 
@@ -22,7 +23,9 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
     Empty when the paytable offers neither; printed after :func:`figure_rows`.
     Hand probabilities assume War on every tie (:mod:`etg.math.progressive_payout`);
     long-run RTPs take the meters at their mean with every wager of that kind
-    and denomination (:mod:`etg.math.bonus`).
+    and denomination (:mod:`etg.math.bonus`). The long run of the mix is not
+    a Fraction but a proven bracket: its "exact" column gives the bound and
+    its percentage only the digits that bound vouches for.
     """
     rows: list[tuple[str, str, str]] = []
 
@@ -30,7 +33,7 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
         rows.append((label, fraction_text(value), format_fraction_percent(value)))
 
     bonus = bonus_spin_figures(paytable)
-    mixed = rtp_long_run_of_mix(paytable, CHECK_MIX)
+    mixed = bounded_rtp_long_run_of_mix(paytable, CHECK_MIX)
     if bonus is not None:
         row("Bonus Spin: trigger (designated dealer card)", bonus.trigger_probability)
         row(f"Bonus Spin: this seat is the Hot Spot ({bonus.seats} seats)",
@@ -40,8 +43,10 @@ def side_wager_rows(paytable: Paytable) -> list[tuple[str, str, str]]:
             row(f"{name}: RTP, fixed pays", d.rtp_fixed)
             row(f"{name}: RTP, progressives at reset", d.rtp_at_reset)
             row(f"{name}: RTP, progressives at their mean (long run)", d.rtp_with_progressive)
+            value, error = mixed[d.wager_cents]
             rows.append((f"{name}: RTP, long run with half the wagers $1 (renewal–reward)",
-                         "—", format_fraction_percent(mixed[d.wager_cents])))
+                         fraction_text(value) if not error else error_text(error),
+                         bounded_percent(value, error)))
     payout = progressive_payout_figures(paytable)
     if payout is not None:
         for hand, p in payout.hands.items():

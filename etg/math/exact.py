@@ -72,7 +72,7 @@ from etg.math.bonus import (
     BonusSpinFigures,
     DenominationFigures,
     bonus_spin_figures,
-    rtp_long_run_of_mix,
+    bounded_rtp_long_run_of_mix,
 )
 from etg.math.progressive_payout import ProgressivePayoutFigures, progressive_payout_figures
 
@@ -213,8 +213,9 @@ def check_json(paytable: Paytable, file: str) -> dict[str, Any]:
     Maryland, the one Maryland's paytable prints), ``rtp_at_reset`` beside them,
     and every denomination under ``by_denomination`` keyed by its cents, with
     ``rtp_long_run_mix``: the renewal–reward long run when half the wagers are
-    of the smallest denomination (:func:`etg.math.bonus.rtp_long_run_of_mix`;
-    ``etg parsheet --mix`` chooses another share);
+    of the smallest denomination (:func:`etg.math.bonus.bounded_rtp_long_run_of_mix`;
+    ``etg parsheet --mix`` chooses another share) and ``rtp_long_run_mix_error``
+    its proven bound (0 when exact);
     ``progressive_payout`` the hands, the RTP at the reset meter and the
     break-even meter. Each stays ``None`` when the paytable has no such wager.
     """
@@ -269,10 +270,10 @@ def _denomination_json(d: DenominationFigures) -> dict[str, float]:
 
 def _bonus_json(b: BonusSpinFigures, paytable: Paytable) -> dict[str, Any]:
     top = b.largest
-    mixed = rtp_long_run_of_mix(paytable, CHECK_MIX)
-    by_denomination = {str(d.wager_cents): {**_denomination_json(d),
-                                            "rtp_long_run_mix": float(mixed[d.wager_cents])}
-                       for d in b.denominations}
+    mixed = bounded_rtp_long_run_of_mix(paytable, CHECK_MIX)
+    by_denomination = {str(d.wager_cents): {
+        **_denomination_json(d), "rtp_long_run_mix": float(mixed[d.wager_cents][0]),
+        "rtp_long_run_mix_error": float(mixed[d.wager_cents][1])} for d in b.denominations}
     return {
         "trigger_probability": float(b.trigger_probability),
         "rtp_fixed": float(top.rtp_fixed),

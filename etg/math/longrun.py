@@ -24,27 +24,37 @@ The winner's denomination is independent of ``G`` and of the meter, so
 ``q · E[award of w] / w`` (renewal–reward: the cycles between hits are
 i.i.d. given their start, and the wagers of a cycle are ``1/q`` on average).
 
-Closed form and Markov chain
-----------------------------
-If every denomination wins 100 % and there is no ceiling, every cycle
+Closed form and the bracketing chains
+-------------------------------------
+If every denomination played wins 100 % and there is no ceiling, every cycle
 starts at ``R`` and everything above is exact in Fractions: the meter at a
 hit is ``R + (1/q − 1)·c̄ + c_w`` and the pooled return ``rate + q·R/w̄``:
-every contribution and every seed comes back.
+every contribution and every seed comes back (method ``CLOSED_FORM``).
 
 A partial award (the $1 wager's 20 %) leaves ``(1 − p)·T`` on the meter; a
 cycle starts above ``R`` when that is more than ``R``, and a ceiling keeps
 the meter at ``C`` with the rest in reserve. The start of a cycle is then a
-Markov chain on ``T``, solved numerically (NumPy, float64): ``G`` has the
-generating function ``q / (1 − (1 − q)·Σ s_w z^{k_w})`` on the lattice of
-the greatest common contribution, so its law is a sum of geometric series
-over the roots of that polynomial, integrated exactly over each cell of a
-grid of :data:`GRID_POINTS` points; each cell's mass is put on the grid
-split between its two ends so that its mean is kept; the chain is iterated
-from ``R`` until a step moves less than :data:`TOLERANCE` of mass (on
-Maryland's meters a grid four times finer moves the mean start by about a
-cent and the return by under 10⁻⁶). A meter
-whose mean would stay above its ceiling (contributions between hits larger
-than ceiling − reset) never drains its reserve: then every hit pays the
+Markov chain on ``T`` whose state is a real number: its law has no finite
+support (the gain between hits is a sum of geometric series on the lattice
+of the contributions, and each partial award scales the state by
+``1 − p``), so there is no finite linear system to solve in Fractions.
+Every figure is still affine in one number, the mean start ``E[T] − R``,
+and :mod:`etg.math.meter_chain` brackets that number between two chains on
+a grid, a lower and an upper bound with a proof (the convex order; see that
+module). The figures are the bracket's midpoint, each with the proven
+half-width carried beside it (:class:`LongRunErrors`, method ``BOUNDED``);
+the grid is refined until each meter's part of every return is within
+:data:`RTP_BOUND`. On md-community-7 with half the wagers $1 the primary
+meter's mean start is 4,383.033 ± 0.002 cents above reset and the $1
+wager's return is 0.897631570 (± 2.3·10⁻¹⁰), the old single chain's
+4,384.41¢ and 0.8976316887 being the upward bias of a mean-preserving
+spread on a coarse grid.
+
+With a ceiling within the grid's reach the proof fails (the reserve passes
+through whole, nothing contracts): the figures are the two chains settled,
+their half-gap an estimate (method ``MARKOV_CHAIN``). A meter whose mean
+would stay above its ceiling (contributions between hits larger than
+ceiling − reset) never drains its reserve: then every hit pays the
 ceiling's share and the reserve grows without end (method ``CEILING``).
 
 The model leaves out three small things: the award's rounding down to the
@@ -52,40 +62,47 @@ cent (under a cent per hit); the order of the contributions within a round
 (all of a round's wagers contribute at No More Bets, before the spin, so a
 winner also sees the other seats' contributions of its own round: at most
 one round's contributions per hit, 60 cents on a full Maryland table); and
-two hits of one meter in one round.
-:func:`simulate_meter` checks the figures by playing the meter with the
-engine's own :func:`etg.core.progressive.contribute` and
+two hits of one meter in one round. The figures are exact (or bounded) for
+the model; :func:`simulate_meter` checks the model itself by playing the
+meter with the engine's own :func:`etg.core.progressive.contribute` and
 :func:`~etg.core.progressive.award`.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
 import numpy as np
-import numpy.typing as npt
 
 from etg.core.paytable import RATE_SCALE, Meter
 from etg.core.progressive import award, contribute, initial_state
+from etg.math.meter_chain import BracketResult, bracket
 from etg.math.stats import Estimate, RunningMean
 
-GRID_POINTS = 8192
-TOLERANCE = 1e-14
-TAIL = 1e-13  # mass of the gain between hits left beyond the grid
-MAX_STEPS = 2000
+RTP_BOUND = 2.5e-10  # the bracket is refined until every return is within this of the truth
 
-FloatArray = npt.NDArray[np.float64]
+ZERO = Fraction(0)
 
 
 class Method(Enum):
     """How a meter's long run was found."""
 
     CLOSED_FORM = "closed form (exact fractions)"
-    MARKOV_CHAIN = "Markov chain (numerical)"
+    BOUNDED = "two chains bracket it (proven bound)"
+    MARKOV_CHAIN = "Markov chain (numerical, ceiling in reach)"
     CEILING = "meter held at its ceiling (the reserve grows)"
+
+    @property
+    def exact(self) -> bool:
+        """Whether the figures are exact Fractions (no error beside them)."""
+        return self in (Method.CLOSED_FORM, Method.CEILING)
+
+    @property
+    def proven(self) -> bool:
+        """Whether each figure's error is a proven bound (zero when exact)."""
+        return self is not Method.MARKOV_CHAIN
 
 
 @dataclass(frozen=True)
@@ -99,7 +116,11 @@ class MixEntry:
 
 @dataclass(frozen=True)
 class DenominationLongRun:
-    """One denomination's view of the meter in the long run (cents; return per unit wagered)."""
+    """One denomination's view of the meter in the long run (cents; return per unit wagered).
+
+    Each ``*_error`` bounds the distance of its figure from the exact one
+    (zero when the method is exact; an estimate for ``MARKOV_CHAIN``).
+    """
 
     wager_cents: int
     share: Fraction
@@ -107,16 +128,34 @@ class DenominationLongRun:
     mean_meter_at_hit_cents: Fraction
     mean_award_cents: Fraction
     rtp: Fraction  # the meter's part of this wager's return
+    meter_error_cents: Fraction = ZERO
+    award_error_cents: Fraction = ZERO
+    rtp_error: Fraction = ZERO
+
+
+@dataclass(frozen=True)
+class LongRunErrors:
+    """How far each figure of a :class:`MeterLongRun` may be from the exact one (same units)."""
+
+    start_cents: Fraction = ZERO
+    meter_cents: Fraction = ZERO
+    award_cents: Fraction = ZERO
+    seed_cents: Fraction = ZERO
+    ceiling_probability: Fraction = ZERO
+    reserve_cents: Fraction = ZERO
+    rtp: Fraction = ZERO
+    seed_rtp: Fraction = ZERO
 
 
 @dataclass(frozen=True)
 class MeterLongRun:
     """A meter's long-run figures for a mix of wagers (money in cents).
 
-    Values are exact Fractions with ``method`` CLOSED_FORM; otherwise they
-    are the chain's floats written as Fractions. ``rtp`` is the meter's
-    return per unit of all the wagers feeding it; ``seed_rtp`` the part of it
-    the house pays in (reset funding), so ``rtp = rate + seed_rtp``.
+    Values are exact Fractions with ``method`` CLOSED_FORM or CEILING;
+    otherwise each is the midpoint of a bracket whose half-width is in
+    ``errors``. ``rtp`` is the meter's return per unit of all the wagers
+    feeding it; ``seed_rtp`` the part of it the house pays in (reset
+    funding), so ``rtp = rate + seed_rtp``.
     """
 
     method: Method
@@ -137,6 +176,7 @@ class MeterLongRun:
     rtp: Fraction
     seed_rtp: Fraction
     denominations: tuple[DenominationLongRun, ...]
+    errors: LongRunErrors = field(default_factory=LongRunErrors)
 
     def of(self, wager_cents: int) -> DenominationLongRun:
         """The figures of one denomination; KeyError if it is not in the mix."""
@@ -157,7 +197,7 @@ def meter_long_run(rules: Meter, hit_probability: Fraction,
     if not hit_probability or not total:
         return None
     entries = tuple(MixEntry(e.wager_cents, e.share / total, e.percent) for e in mix)
-    if rules.ceiling_cents is None and all(e.percent == 100 for e in entries):
+    if rules.ceiling_cents is None and all(e.percent == 100 for e in entries if e.share):
         return _closed_form(rules, hit_probability, entries)
     return _chain(rules, hit_probability, entries)
 
@@ -175,10 +215,11 @@ def _closed_form(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...]) -> MeterL
     rate, wager, c_bar, gain = _basics(rules, q, mix)
     reset = Fraction(rules.reset_cents)
     denominations = []
-    for e in mix:
+    for e in mix:  # an entry nobody plays (share 0) may win another percent of the same meter
         meter = reset + gain + rate * e.wager_cents
+        amount = meter * Fraction(e.percent, 100)
         denominations.append(DenominationLongRun(e.wager_cents, e.share, e.percent, meter,
-                                                 meter, q * meter / e.wager_cents))
+                                                 amount, q * amount / e.wager_cents))
     mean_meter = reset + gain + c_bar
     return MeterLongRun(
         method=Method.CLOSED_FORM, hit_probability=q, rate=rate,
@@ -192,49 +233,121 @@ def _closed_form(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...]) -> MeterL
 
 
 def _chain(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...]) -> MeterLongRun:
-    rate, wager, c_bar, gain = _basics(rules, q, mix)
-    grid = _Grid.for_gain(rules, q, mix)
-    start = np.zeros(grid.points)
-    start[0] = 1.0
-    stuck = False
-    for _ in range(MAX_STEPS):
-        after, _stats = grid.cycle(start, collect=False)
-        moved = float(np.abs(after - start).sum())
-        start = after
-        if grid.ceiling_cents is not None and start[-grid.points // 100:].sum() > 1e-9:
-            stuck = True  # the reserve keeps growing: no stationary law on any grid
-            break
-        if moved < TOLERANCE:
-            break
-    reset = Fraction(rules.reset_cents)
-    if stuck:
+    rate, wager, c_bar, _gain = _basics(rules, q, mix)
+    target = RTP_BOUND / max(float(q) * e.percent / 100 / e.wager_cents for e in mix)
+    result = bracket(rules, q, tuple(e.share for e in mix), tuple(e.wager_cents for e in mix),
+                     tuple(e.percent for e in mix), target)
+    if result.stuck:
         return _stuck(rules, q, mix, rate, wager, c_bar)
-    _after, stats = grid.cycle(start, collect=True)
-    mean_start = reset + _f(float(start @ grid.x))
+    if result.proven:
+        return _bounded(rules, q, mix, result)
+    return _settled(rules, q, mix, result)
+
+
+def _bounded(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...],
+             result: BracketResult) -> MeterLongRun:
+    """Every figure from the proven bracket of the mean start: all are affine in it.
+
+    The meter at a hit of ``w`` is ``R + E[X] + gain + c_w``, its award that
+    times the percent; the seed per hit is what the awards pay beyond the
+    contributions (the books balance, the reserve stays empty). A ceiling, if
+    any, lies beyond every state the chains hold: the meter stands at it with
+    a probability under the truncation term over the distance to it (Markov's
+    inequality), and the reserve is at most that term.
+    """
+    rate, wager, c_bar, gain = _basics(rules, q, mix)
+    low, high = _f(result.low), _f(result.high)
+    start = (low + high) / 2
+    error = (high - low) / 2
+    reset = Fraction(rules.reset_cents)
+    reserve = ceiling_p = Fraction(0)
+    if rules.ceiling_cents is not None:
+        reserve = _f(result.gain_tail_cents)
+        room = rules.ceiling_cents - rules.reset_cents - result.step_cents * result.points
+        ceiling_p = min(Fraction(1), reserve / _f(max(room, 1.0)))
     denominations = []
-    award_total = seed_total = meter_total = ceiling_p = reserve = Fraction(0)
-    for e, s in zip(mix, stats, strict=True):
-        if rules.ceiling_cents is None:
-            meter = mean_start + gain + rate * e.wager_cents  # exact given the mean start
-        else:
-            meter = _f(s.meter)
-        amount = meter * Fraction(e.percent, 100)
-        denominations.append(DenominationLongRun(e.wager_cents, e.share, e.percent, meter,
-                                                 amount, q * amount / e.wager_cents))
-        award_total += e.share * amount
+    award_total = award_error = meter_total = Fraction(0)
+    for e in mix:
+        pct = Fraction(e.percent, 100)
+        meter = reset + start + gain + rate * e.wager_cents
+        meter_error = error + reserve
+        denominations.append(DenominationLongRun(
+            e.wager_cents, e.share, e.percent, meter, pct * meter, q * pct * meter / e.wager_cents,
+            meter_error_cents=meter_error, award_error_cents=pct * meter_error,
+            rtp_error=q * pct * meter_error / e.wager_cents))
+        award_total += e.share * pct * meter
+        award_error += e.share * pct * meter_error
         meter_total += e.share * meter
-        seed_total += e.share * _f(s.seed)
-        ceiling_p += e.share * _f(s.at_ceiling)
-        reserve += e.share * _f(s.reserve)
+    rtp = q * award_total / wager
+    rtp_error = q * award_error / wager
+    errors = LongRunErrors(start_cents=error, meter_cents=error + reserve,
+                           award_cents=award_error, seed_cents=award_error,
+                           ceiling_probability=ceiling_p / 2, reserve_cents=reserve / 2,
+                           rtp=rtp_error, seed_rtp=rtp_error)
+    return MeterLongRun(
+        method=Method.BOUNDED, hit_probability=q, rate=rate,
+        reset_cents=rules.reset_cents, ceiling_cents=rules.ceiling_cents,
+        mean_wager_cents=wager, wagers_between_hits=1 / q,
+        coin_in_between_hits_cents=wager / q, contributions_between_hits_cents=c_bar / q,
+        mean_start_cents=reset + start, mean_meter_at_hit_cents=meter_total,
+        mean_award_cents=award_total, mean_seed_cents=award_total - c_bar / q,
+        ceiling_probability=ceiling_p / 2, mean_reserve_at_hit_cents=reserve / 2,
+        rtp=rtp, seed_rtp=rtp - rate, denominations=tuple(denominations), errors=errors)
+
+
+def _settled(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...],
+             result: BracketResult) -> MeterLongRun:
+    """A ceiling within reach: each figure the midpoint of the two settled chains, the gap apart.
+
+    Not a proof (the chains' convergence is not bounded, see
+    :mod:`etg.math.meter_chain`): the half-gap is reported as the error, an
+    estimate the seeded play of :func:`simulate_meter` checks.
+    """
+    rate, wager, c_bar, _gain = _basics(rules, q, mix)
+
+    def mid(a: float, b: float) -> tuple[Fraction, Fraction]:
+        low, high = sorted((_f(a), _f(b)))
+        return (low + high) / 2, (high - low) / 2
+
+    reset = Fraction(rules.reset_cents)
+    start, start_error = mid(result.low, result.high)
+    denominations = []
+    award_total = award_error = seed_total = seed_error = meter_total = meter_error = Fraction(0)
+    ceiling_p = ceiling_error = reserve = reserve_error = Fraction(0)
+    for e, lo, hi in zip(mix, result.low_hits, result.high_hits, strict=True):
+        pct = Fraction(e.percent, 100)
+        meter, m_err = mid(lo.meter, hi.meter)
+        denominations.append(DenominationLongRun(
+            e.wager_cents, e.share, e.percent, meter, pct * meter, q * pct * meter / e.wager_cents,
+            meter_error_cents=m_err, award_error_cents=pct * m_err,
+            rtp_error=q * pct * m_err / e.wager_cents))
+        seed, s_err = mid(lo.seed, hi.seed)
+        at, at_err = mid(lo.at_ceiling, hi.at_ceiling)
+        over, over_err = mid(lo.reserve, hi.reserve)
+        award_total += e.share * pct * meter
+        award_error += e.share * pct * m_err
+        meter_total += e.share * meter
+        meter_error += e.share * m_err
+        seed_total += e.share * seed
+        seed_error += e.share * s_err
+        ceiling_p += e.share * at
+        ceiling_error += e.share * at_err
+        reserve += e.share * over
+        reserve_error += e.share * over_err
+    rtp = q * award_total / wager
+    errors = LongRunErrors(start_cents=start_error, meter_cents=meter_error,
+                           award_cents=award_error, seed_cents=seed_error,
+                           ceiling_probability=ceiling_error, reserve_cents=reserve_error,
+                           rtp=q * award_error / wager, seed_rtp=q * award_error / wager)
     return MeterLongRun(
         method=Method.MARKOV_CHAIN, hit_probability=q, rate=rate,
         reset_cents=rules.reset_cents, ceiling_cents=rules.ceiling_cents,
         mean_wager_cents=wager, wagers_between_hits=1 / q,
         coin_in_between_hits_cents=wager / q, contributions_between_hits_cents=c_bar / q,
-        mean_start_cents=mean_start, mean_meter_at_hit_cents=meter_total,
+        mean_start_cents=reset + start, mean_meter_at_hit_cents=meter_total,
         mean_award_cents=award_total, mean_seed_cents=seed_total, ceiling_probability=ceiling_p,
-        mean_reserve_at_hit_cents=reserve, rtp=q * award_total / wager,
-        seed_rtp=q * award_total / wager - rate, denominations=tuple(denominations))
+        mean_reserve_at_hit_cents=reserve, rtp=rtp, seed_rtp=rtp - rate,
+        denominations=tuple(denominations), errors=errors)
 
 
 def _stuck(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...], rate: Fraction,
@@ -260,133 +373,6 @@ def _stuck(rules: Meter, q: Fraction, mix: tuple[MixEntry, ...], rate: Fraction,
 
 def _f(x: float) -> Fraction:
     return Fraction(x)
-
-
-@dataclass(frozen=True)
-class _HitStats:
-    meter: float
-    seed: float
-    at_ceiling: float
-    reserve: float
-
-
-class _Grid:
-    """The chain on ``T − R`` (cents), grid points ``0, h, 2h, …``; the gain's law on it."""
-
-    def __init__(self, rules: Meter, mix: tuple[MixEntry, ...], step: float,
-                 gain: FloatArray) -> None:
-        self.reset = float(rules.reset_cents)
-        self.ceiling_cents = rules.ceiling_cents
-        self.mix = mix
-        self.contribution = [e.wager_cents * rules.rate_millionths / RATE_SCALE for e in mix]
-        self.step = step
-        self.points = len(gain)
-        self.x = np.arange(self.points) * step
-        self._gain_spectrum = np.fft.rfft(gain, 2 * self.points)
-
-    @classmethod
-    def for_gain(cls, rules: Meter, q: Fraction, mix: tuple[MixEntry, ...]) -> _Grid:
-        """A grid twice as wide as the gain's 1 − TAIL quantile, the gain's law put on it.
-
-        Wider for a partial award, whose remainders pile up to ``1/p`` gains,
-        and to reach past a ceiling by as much again, room for the reserve.
-        """
-        steps = [e.wager_cents * rules.rate_millionths for e in mix]
-        unit = math.gcd(*steps)
-        law = _LatticeGain(float(q), [float(e.share) for e in mix], [s // unit for s in steps])
-        tail = 2 * law.quantile(TAIL) * unit / RATE_SCALE
-        span = tail * 100 / min(e.percent for e in mix)
-        if rules.ceiling_cents is not None:
-            span = max(span, rules.ceiling_cents - rules.reset_cents + tail)
-        step = span / GRID_POINTS
-        edges = np.ceil(np.arange(GRID_POINTS + 1) * step * RATE_SCALE / unit)
-        mass, moment = law.cells(edges)
-        cell_mean = np.divide(moment, mass, out=np.zeros_like(mass), where=mass > 0)
-        gain = _spread(cell_mean * unit / RATE_SCALE / step, mass, GRID_POINTS)
-        gain[-1] += max(0.0, 1.0 - gain.sum())
-        return cls(rules, mix, step, gain)
-
-    def cycle(self, start: FloatArray, collect: bool) -> tuple[FloatArray, list[_HitStats]]:
-        """The law of the next cycle's start, and each denomination's hit statistics."""
-        n = self.points
-        spectrum = np.fft.rfft(start, 2 * n) * self._gain_spectrum
-        before = np.fft.irfft(spectrum, 2 * n)
-        hit = np.clip(before[:n], 0.0, None)
-        hit[-1] += max(0.0, float(before[n:].sum()))
-        after = np.zeros(n)
-        stats: list[_HitStats] = []
-        for e, c in zip(self.mix, self.contribution, strict=True):
-            total = self.reset + self.x + c
-            meter = total if self.ceiling_cents is None else np.minimum(total,
-                                                                       self.ceiling_cents)
-            remaining = meter * (1 - e.percent / 100)
-            over = total - meter
-            nxt = np.maximum(self.reset, remaining) + over
-            after += float(e.share) * _spread((nxt - self.reset) / self.step, hit, n)
-            if collect:
-                stats.append(_HitStats(
-                    meter=float(hit @ meter),
-                    seed=float(hit @ np.maximum(0.0, self.reset - remaining)),
-                    at_ceiling=float(hit[over > 0].sum()),
-                    reserve=float(hit @ over)))
-        return after / after.sum(), stats
-
-
-def _spread(position: FloatArray, mass: FloatArray, n: int) -> FloatArray:
-    """Put ``mass`` at fractional grid ``position``, split between neighbours to keep the mean."""
-    position = np.clip(position, 0.0, n - 1)
-    low = np.floor(position).astype(np.int64)
-    frac = position - low
-    high = np.minimum(low + 1, n - 1)
-    out: FloatArray = np.bincount(low, weights=mass * (1 - frac), minlength=n).astype(np.float64)
-    out += np.bincount(high, weights=mass * frac, minlength=n)
-    return out
-
-
-class _LatticeGain:
-    """The gain of the non-winning wagers, in lattice units: ``q / (1 − (1−q)·Σ s z^k)``.
-
-    Its coefficients are ``g(j) = q · Σ_i B_i r_i^j`` over the reciprocals
-    ``r_i`` of the polynomial's roots (partial fractions, simple roots), so
-    sums over any range of ``j`` are geometric series.
-    """
-
-    def __init__(self, q: float, shares: list[float], steps: list[int]) -> None:
-        degree = max(steps)
-        coefficients = np.zeros(degree + 1)  # lowest power first
-        coefficients[0] = 1.0
-        for s, k in zip(shares, steps, strict=True):
-            coefficients[k] -= (1 - q) * s
-        poly = np.polynomial.Polynomial(coefficients)
-        roots = poly.roots().astype(np.complex128)
-        derivative = poly.deriv()
-        for _ in range(3):  # polish: the root near 1 decides the tail
-            roots = roots - poly(roots) / derivative(roots)
-        self.q = q
-        self.r = 1 / roots
-        self.b = -1 / (roots * derivative(roots))
-
-    def quantile(self, tail: float) -> float:
-        """A lattice index beyond which less than ``tail`` of the mass lies."""
-        r = float(np.max(np.abs(self.r)))
-        return math.log(tail * (1 - r)) / math.log(r) + 1
-
-    def cells(self, edges: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """Mass and first moment of ``g`` on each ``[edges[i], edges[i+1])``."""
-        mass_below = self._sums(edges, moment=False)
-        moment_below = self._sums(edges, moment=True)
-        return np.diff(mass_below), np.diff(moment_below)
-
-    def _sums(self, upper: FloatArray, moment: bool) -> FloatArray:
-        """``Σ_{j < J} g(j)`` or ``Σ_{j < J} j·g(j)`` for each ``J`` in ``upper``."""
-        j = upper[:, None]
-        r = self.r[None, :]
-        power = r ** j
-        if moment:
-            terms = r * (1 - j * r ** (j - 1) + (j - 1) * power) / (1 - r) ** 2
-        else:
-            terms = (1 - power) / (1 - r)
-        return np.real(self.q * (terms * self.b[None, :]).sum(axis=1))
 
 
 # --- the check: the meter played with the engine's own functions ------------------------------

@@ -34,7 +34,8 @@ the rest in the largest, both feed the same meters and each wins its own share
 of them. The meters' long run for that mix (mean meter at an award, each
 denomination's return) comes from :func:`etg.math.bonus.mix_long_run`:
 renewal–reward, in closed form where every award is 100 % and there is no
-ceiling, else a Markov chain on the meter and its reserve (:mod:`etg.math.longrun`).
+ceiling, else the midpoint of a proven bracket between two Markov chains on
+the meter and its reserve (:mod:`etg.math.longrun`).
 The Progressive Payout figures assume War on every tie, so their returns are
 given only when every holder of that wager goes to War, and the meter's long
 run only while its ceiling is out of reach (:data:`CEILING_MARGIN` mean cycles
@@ -47,7 +48,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from etg.core.paytable import RATE_SCALE, Decision, Meter, PayoutHand, Paytable, ProgressiveLevel
-from etg.math.bonus import bonus_spin_figures, mix_long_run, rtp_long_run_of_mix
+from etg.math.bonus import bonus_spin_figures, meter_rtp_error_of, meter_rtp_of, mix_long_run
 from etg.math.exact import main_game_figures
 from etg.math.progressive_payout import progressive_payout_figures
 from etg.math.sim_setup import TableSetup, denominations
@@ -96,7 +97,27 @@ def figure_label(key: str) -> str:
 
 
 def exact_figures(paytable: Paytable, setup: TableSetup) -> dict[str, Fraction]:
-    """The exact value of every key that has one for this paytable and table."""
+    """The exact value of every key that has one for this paytable and table.
+
+    A figure of the meters' long run under a $1 / $5 mix is the midpoint of a
+    proven bracket; :func:`bounded_figures` gives its bound too.
+    """
+    return {key: value for key, (value, _error) in bounded_figures(paytable, setup).items()}
+
+
+def bounded_figures(paytable: Paytable,
+                    setup: TableSetup) -> dict[str, tuple[Fraction, Fraction]]:
+    """:func:`exact_figures` with each figure's proven bound (0 where it is exact)."""
+    zero = Fraction(0)
+    out = {key: (value, zero) for key, value in _main_exact(paytable, setup).items()}
+    if setup.bonus_spin:
+        out.update(_bonus_exact(paytable, setup))
+    if setup.payout_cents:
+        out.update((key, (value, zero)) for key, value in _payout_exact(paytable, setup).items())
+    return out
+
+
+def _main_exact(paytable: Paytable, setup: TableSetup) -> dict[str, Fraction]:
     out: dict[str, Fraction] = {}
     main = main_game_figures(paytable)
     out["tie_probability"] = main.tie_probability
@@ -109,36 +130,38 @@ def exact_figures(paytable: Paytable, setup: TableSetup) -> dict[str, Fraction]:
         out["house_edge_surrender"] = main.house_edge_surrender
     if setup.tie_cents:
         out["tie_house_edge"] = main.tie_house_edge
-    if setup.bonus_spin:
-        out.update(_bonus_exact(paytable, setup))
-    if setup.payout_cents:
-        out.update(_payout_exact(paytable, setup))
     return out
 
 
-def _bonus_exact(paytable: Paytable, setup: TableSetup) -> dict[str, Fraction]:
+def _bonus_exact(paytable: Paytable,
+                 setup: TableSetup) -> dict[str, tuple[Fraction, Fraction]]:
     bonus = paytable.bonus_spin
     figures = bonus_spin_figures(paytable)
     if bonus is None or figures is None:
         return {}
-    out: dict[str, Fraction] = {"trigger_probability": figures.trigger_probability}
+    zero = Fraction(0)
+    out: dict[str, tuple[Fraction, Fraction]] = {
+        "trigger_probability": (figures.trigger_probability, zero)}
     ring = sum(s.weight for s in bonus.hot_spot_ring)
     for segment in bonus.hot_spot_ring:
         key = f"hot_spot.{segment.symbol}"
-        out[key] = out.get(key, Fraction(0)) + Fraction(segment.weight, ring)
+        out[key] = (out.get(key, (zero, zero))[0] + Fraction(segment.weight, ring), zero)
     small, large = denominations(paytable)
     share = setup.mix if small != large else Fraction(1)
-    # The meters' long run for this mix: renewal-reward, exact or a Markov chain (etg.math.longrun)
-    for level, meter in mix_long_run(paytable, share).items():
-        out[f"meter.{level.value}.at_award"] = meter.mean_meter_at_hit_cents
-    long_run = rtp_long_run_of_mix(paytable, share)
+    # The meters' long run for this mix: renewal-reward, exact or bracketed (etg.math.longrun)
+    meters = mix_long_run(paytable, share)
+    for level, meter in meters.items():
+        out[f"meter.{level.value}.at_award"] = (meter.mean_meter_at_hit_cents,
+                                                meter.errors.meter_cents)
     for cents, part in ((small, share), (large, 1 - share)):
         if not part:
             continue
         d = figures.of(cents)
-        out[f"bonus_spin.{cents}.rtp_fixed"] = d.rtp_fixed
-        out[f"bonus_spin.{cents}.rtp_at_reset"] = d.rtp_at_reset
-        out[f"bonus_spin.{cents}.rtp"] = long_run[cents]
+        out[f"bonus_spin.{cents}.rtp_fixed"] = (d.rtp_fixed, zero)
+        out[f"bonus_spin.{cents}.rtp_at_reset"] = (d.rtp_at_reset, zero)
+        out[f"bonus_spin.{cents}.rtp"] = (
+            d.rtp_fixed + sum((meter_rtp_of(m, cents) for m in meters.values()), zero),
+            sum((meter_rtp_error_of(m, cents) for m in meters.values()), zero))
     return out
 
 

@@ -19,12 +19,17 @@ from etg import __version__
 from etg.config.loader import LoadedPaytable
 from etg.core.paytable import BonusSpin, Paytable, ProgressiveLevel, WheelSegment
 from etg.math.agreement import AgreementRow, sim_agreement
-from etg.math.bonus import BonusSpinFigures, bonus_spin_figures, meter_rtp_of, mix_long_run
+from etg.math.bonus import (
+    BonusSpinFigures,
+    bonus_spin_figures,
+    meter_rtp_error_of,
+    meter_rtp_of,
+    mix_long_run,
+)
 from etg.math.exact import MainGameFigures, main_game_figures, main_game_nets
 from etg.math.longrun import (
     MeterLongRun,
     MeterSimulation,
-    Method,
     MixEntry,
     meter_long_run,
     simulate_meter,
@@ -36,6 +41,7 @@ from etg.math.policies import (
     main_policies,
     payout_policies,
 )
+from etg.math.precision import bounded_decimal
 from etg.math.spread import SpreadFigures, spread_figures
 from etg.math.stats import Z99
 
@@ -94,6 +100,7 @@ class BonusDenomination:
     rtp_progressive_long_run: Fraction
     rtp_long_run: Fraction
     rtp_long_run_exact: bool
+    rtp_long_run_error: Fraction  # bound on both long-run figures (0 when exact)
     hit_frequency: Fraction
     variance: Fraction  # of the return per unit, meters at their long-run mean award
 
@@ -241,13 +248,14 @@ def _bonus_sheet(paytable: Paytable, share: Fraction) -> BonusSheet | None:
     denominations = []
     for d in figures.denominations:
         progressive = sum((meter_rtp_of(m.long_run, d.wager_cents) for m in meters), Fraction(0))
-        exact = all(m.long_run.method is Method.CLOSED_FORM for m in meters)
+        error = sum((meter_rtp_error_of(m.long_run, d.wager_cents) for m in meters), Fraction(0))
+        exact = all(m.long_run.method.exact for m in meters)
         denominations.append(BonusDenomination(
             wager_cents=d.wager_cents, rtp_community=d.rtp_community,
             rtp_hot_spot_fixed=d.rtp_hot_spot_fixed, rtp_fixed=d.rtp_fixed,
             rtp_progressive_at_reset=d.rtp_progressive_at_reset,
             rtp_progressive_long_run=progressive, rtp_long_run=d.rtp_fixed + progressive,
-            rtp_long_run_exact=exact, hit_frequency=trigger,
+            rtp_long_run_exact=exact, rtp_long_run_error=error, hit_frequency=trigger,
             variance=_bonus_variance(bonus, figures, d.column, d.wager_cents, meters)))
     return BonusSheet(
         figures=figures,
@@ -349,12 +357,25 @@ def _meter_checks(paytable: Paytable, bonus: BonusSheet | None, payout: PayoutSh
 
 # --- the JSON twin ------------------------------------------------------------------------
 
-def figure(value: Fraction | None, exact: bool = True) -> dict[str, Any] | None:
-    """A figure as ``{"value": float, "exact": "p/q"}``; ``exact`` is None when not exact."""
+def figure(value: Fraction | None, exact: bool = True,
+           error: Fraction | None = None) -> dict[str, Any] | None:
+    """A figure as ``{"value": float, "exact": "p/q" | None, "error": float | None}``.
+
+    ``exact`` is the fraction when the figure is exact (its ``error`` then 0);
+    a bounded figure has ``exact`` None, its proven ``error`` and ``text``,
+    the decimal with the digits that bound vouches for
+    (:mod:`etg.math.precision`); a figure with neither (a model value such as
+    a variance at the meters' mean) has ``error`` None.
+    """
     if value is None:
         return None
-    return {"value": float(value),
-            "exact": f"{value.numerator}/{value.denominator}" if exact else None}
+    if exact:
+        return {"value": float(value), "exact": f"{value.numerator}/{value.denominator}",
+                "error": 0.0}
+    if error is None:
+        return {"value": float(value), "exact": None, "error": None}
+    return {"value": float(value), "exact": None, "error": float(error),
+            "text": bounded_decimal(value, error)}
 
 
 def sheet_json(sheet: ParSheet) -> dict[str, Any]:
@@ -413,29 +434,36 @@ def _main_policy_json(f: Any) -> dict[str, Any]:
 
 
 def long_run_json(lr: MeterLongRun | None) -> dict[str, Any] | None:
-    """A meter's long run as JSON; its figures are exact only with the closed form."""
+    """A meter's long run as JSON: exact with the closed form, else each figure with its bound."""
     if lr is None:
         return None
-    exact = lr.method is Method.CLOSED_FORM
+    exact = lr.method.exact
+    e = lr.errors
+
+    def fig(value: Fraction, error: Fraction) -> dict[str, Any] | None:
+        return figure(value, exact, error)
+
     return {
         "method": lr.method.name.lower(),
+        "proven": lr.method.proven,
         "hit_probability": figure(lr.hit_probability),
         "wagers_between_hits": figure(lr.wagers_between_hits),
         "coin_in_between_hits_cents": figure(lr.coin_in_between_hits_cents),
-        "mean_start_cents": figure(lr.mean_start_cents, exact),
-        "mean_meter_at_hit_cents": figure(lr.mean_meter_at_hit_cents, exact),
-        "mean_award_cents": figure(lr.mean_award_cents, exact),
-        "mean_seed_cents": figure(lr.mean_seed_cents, exact),
+        "mean_start_cents": fig(lr.mean_start_cents, e.start_cents),
+        "mean_meter_at_hit_cents": fig(lr.mean_meter_at_hit_cents, e.meter_cents),
+        "mean_award_cents": fig(lr.mean_award_cents, e.award_cents),
+        "mean_seed_cents": fig(lr.mean_seed_cents, e.seed_cents),
         "ceiling_cents": lr.ceiling_cents,
-        "ceiling_probability": figure(lr.ceiling_probability, exact),
-        "mean_reserve_at_hit_cents": figure(lr.mean_reserve_at_hit_cents, exact),
-        "rtp": figure(lr.rtp, exact),
-        "seed_rtp": figure(lr.seed_rtp, exact),
+        "ceiling_probability": fig(lr.ceiling_probability, e.ceiling_probability),
+        "mean_reserve_at_hit_cents": fig(lr.mean_reserve_at_hit_cents, e.reserve_cents),
+        "rtp": fig(lr.rtp, e.rtp),
+        "seed_rtp": fig(lr.seed_rtp, e.seed_rtp),
         "denominations": [{"wager_cents": d.wager_cents, "share": figure(d.share),
                            "percent": d.percent,
-                           "mean_meter_at_hit_cents": figure(d.mean_meter_at_hit_cents, exact),
-                           "mean_award_cents": figure(d.mean_award_cents, exact),
-                           "rtp": figure(d.rtp, exact)} for d in lr.denominations],
+                           "mean_meter_at_hit_cents": fig(d.mean_meter_at_hit_cents,
+                                                          d.meter_error_cents),
+                           "mean_award_cents": fig(d.mean_award_cents, d.award_error_cents),
+                           "rtp": fig(d.rtp, d.rtp_error)} for d in lr.denominations],
     }
 
 
@@ -453,8 +481,9 @@ def _bonus_json(b: BonusSheet) -> dict[str, Any]:
             "wager_cents": d.wager_cents, "rtp_community": figure(d.rtp_community),
             "rtp_hot_spot_fixed": figure(d.rtp_hot_spot_fixed), "rtp_fixed": figure(d.rtp_fixed),
             "rtp_progressive_at_reset": figure(d.rtp_progressive_at_reset),
-            "rtp_progressive_long_run": figure(d.rtp_progressive_long_run, d.rtp_long_run_exact),
-            "rtp_long_run": figure(d.rtp_long_run, d.rtp_long_run_exact),
+            "rtp_progressive_long_run": figure(d.rtp_progressive_long_run, d.rtp_long_run_exact,
+                                               d.rtp_long_run_error),
+            "rtp_long_run": figure(d.rtp_long_run, d.rtp_long_run_exact, d.rtp_long_run_error),
             "hit_frequency": figure(d.hit_frequency),
             "variance": figure(d.variance, False)} for d in b.denominations],
         "meters": [{"level": m.level.value, "spins_between_hits": figure(m.spins_between_hits),

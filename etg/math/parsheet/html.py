@@ -16,7 +16,7 @@ from html import escape
 from etg.core.cards import Rank
 from etg.core.paytable import Layout, PayoutHand, PayoutLimitScope, Paytable, SettleFrom
 from etg.math.exact import format_fraction_percent
-from etg.math.longrun import MeterLongRun, Method
+from etg.math.longrun import MeterLongRun
 from etg.math.parsheet import svg
 from etg.math.parsheet.figures import (
     VOLATILITY_ROUNDS,
@@ -26,6 +26,14 @@ from etg.math.parsheet.figures import (
     SegmentLine,
 )
 from etg.math.policies import Policy
+from etg.math.precision import (
+    bounded_decimal,
+    bounded_money,
+    bounded_percent,
+    error_text,
+    estimate_text,
+    interval_text,
+)
 
 SHORT_FRACTION = 21  # characters: longer exact fractions are left to the JSON twin
 _LIMIT_SCOPE = {PayoutLimitScope.HAND: "per hand (one seat's wagers on one spot)",
@@ -303,7 +311,9 @@ def _payout(p: PayoutSheet, paytable: Paytable) -> str:
                                else money(f.break_even_meter_cents) for f in pol.by_policy)],
         ["Long-run RTP (renewal–reward)",
          *("meter never won" if p.long_run[f.policy] is None
-           else pct(f.rtp_fixed + _lr(p.long_run[f.policy]).rtp) for f in pol.by_policy)],
+           else bounded_percent(f.rtp_fixed + _lr(p.long_run[f.policy]).rtp,
+                                _lr(p.long_run[f.policy]).errors.rtp)
+           for f in pol.by_policy)],
         ["Envy Bonus per other seat's wager", *(pct(f.envy_per_other) for f in pol.by_policy)],
     ]
     at_meter = [[money(m), *(pct(f.rtp_at_meter(Fraction(m))) for f in pol.by_policy)]
@@ -388,13 +398,13 @@ def _bonus(b: BonusSheet, sheet: ParSheet) -> str:
     ]
     rtp_rows = []
     for d in b.denominations:
-        mark = "" if d.rtp_long_run_exact else " (chain)"
         rtp_rows.append([money(d.wager_cents), both(pct(d.rtp_community), d.rtp_community),
                          pct(d.rtp_hot_spot_fixed), both(pct(d.rtp_fixed), d.rtp_fixed),
                          pct(d.rtp_progressive_at_reset),
                          pct(d.rtp_progressive_at_reset + d.rtp_fixed),
-                         pct(d.rtp_progressive_long_run) + mark, pct(d.rtp_long_run) + mark,
-                         pct(d.hit_frequency)])
+                         bounded_percent(d.rtp_progressive_long_run, d.rtp_long_run_error),
+                         bounded_percent(d.rtp_long_run, d.rtp_long_run_error),
+                         error_text(d.rtp_long_run_error), pct(d.hit_frequency)])
     meters = [(m.level.value, m.long_run) for m in b.meters]
     pace = [[m.level.value, f"{float(m.long_run.wagers_between_hits):,.0f}",
              money(m.long_run.coin_in_between_hits_cents),
@@ -420,11 +430,13 @@ def _bonus(b: BonusSheet, sheet: ParSheet) -> str:
                         log=True)
         + "<h3>Return per denomination</h3>"
         + _table(("wager", "community", "Hot Spot fixed", "fixed total", "meters at reset",
-                  "total at reset", "meters, long run", "total, long run", "hit frequency"),
-                 rtp_rows)
+                  "total at reset", "meters, long run", "total, long run", "long run: bound",
+                  "hit frequency"), rtp_rows)
         + _note(f"Long run: renewal–reward with {pct(sheet.identity.mix, 1)} of the Bonus Spin "
                 f"wagers in the smallest denomination; both denominations feed the same meters "
-                f"and win their own share of them.")
+                f"and win their own share of them. A long-run figure that is not exact is the "
+                f"midpoint of a proven bracket: it shows only the digits its bound vouches for "
+                f"(within one unit of the last digit), the bound beside it.")
         + "<h3>Pace of the meters</h3>"
         + _table(("meter", "wagers between hits", "coin-in between hits",
                   "spins between hits (every seat wagering)",
@@ -438,23 +450,28 @@ def _long_run_table(meters: Sequence[tuple[str, MeterLongRun]]) -> str:
     rows: list[list[str]] = []
     wagers: list[list[str]] = []
     for name, lr in meters:
-        exact = lr.method is Method.CLOSED_FORM
+        e = lr.errors
         ceiling = ("no ceiling" if lr.ceiling_cents is None else
-                   f"{money(lr.ceiling_cents)}: {pct(lr.ceiling_probability, 6)}")
+                   f"{money(lr.ceiling_cents)}: "
+                   f"{bounded_percent(lr.ceiling_probability, e.ceiling_probability, 6)}")
+        rtp = bounded_percent(lr.rtp, e.rtp)
         rows.append([name, lr.method.value, one_in(lr.hit_probability),
-                     money(lr.mean_start_cents), money(lr.mean_meter_at_hit_cents),
-                     money(lr.mean_award_cents), money(lr.mean_seed_cents), ceiling,
-                     money(lr.mean_reserve_at_hit_cents),
-                     both(pct(lr.rtp), lr.rtp) if exact else pct(lr.rtp)])
+                     bounded_money(lr.mean_start_cents, e.start_cents),
+                     bounded_money(lr.mean_meter_at_hit_cents, e.meter_cents),
+                     bounded_money(lr.mean_award_cents, e.award_cents),
+                     bounded_money(lr.mean_seed_cents, e.seed_cents), ceiling,
+                     bounded_money(lr.mean_reserve_at_hit_cents, e.reserve_cents),
+                     both(rtp, lr.rtp) if lr.method.exact else rtp, error_text(e.rtp)])
         for d in lr.denominations:
             wagers.append([name, money(d.wager_cents), pct(d.share, 2), f"{d.percent} %",
-                           money(d.mean_meter_at_hit_cents), money(d.mean_award_cents),
-                           pct(d.rtp)])
+                           bounded_money(d.mean_meter_at_hit_cents, d.meter_error_cents),
+                           bounded_money(d.mean_award_cents, d.award_error_cents),
+                           bounded_percent(d.rtp, d.rtp_error), error_text(d.rtp_error)])
     return (_table(("meter", "method", "hit per wager", "start after a hit", "meter at hit",
                     "award", "seed per hit", "ceiling: P(at it)", "reserve at hit",
-                    "meter RTP"), rows, compact=True)
+                    "meter RTP", "RTP bound"), rows, compact=True)
             + _table(("meter", "wager", "share of wagers", "share of meter", "meter at hit",
-                      "award", "meter RTP for this wager"), wagers))
+                      "award", "meter RTP for this wager", "bound"), wagers))
 
 
 def _growth_chart(title: str, lr: MeterLongRun) -> str:
@@ -489,14 +506,18 @@ def _simulation(sheet: ParSheet) -> str:
     if not sheet.sim_rounds:
         return ("<section id='simulation'><h2>Simulation agreement</h2>"
                 + _note("Not run for this sheet (--sim-rounds 0).") + "</section>")
-    rows = [[r.name, f"{r.exact:.6f}", f"{r.estimate.mean:.6f}",
-             f"{r.estimate.low:.6f} … {r.estimate.high:.6f}",
+    rows = [[r.name, exact_cell(r.exact, r.exact_error),
+             *_simulated(r.estimate.mean, r.estimate.low, r.estimate.high),
              "agrees" if r.agrees else "OUTSIDE"] for r in sheet.agreement]
-    meters = [[f"{c.meter}, {money(c.wager_cents)} wager award", money(c.exact),
-               money(c.simulation.award_cents[c.wager_cents].mean),
-               f"{money(c.simulation.award_cents[c.wager_cents].low)} … "
-               f"{money(c.simulation.award_cents[c.wager_cents].high)}",
-               "agrees" if c.agrees else "OUTSIDE"] for c in sheet.meter_checks]
+    meters = []
+    for c in sheet.meter_checks:
+        est = c.simulation.award_cents[c.wager_cents]
+        half = Fraction((est.high - est.low) / 2)
+        meters.append([f"{c.meter}, {money(c.wager_cents)} wager award", money(c.exact),
+                       bounded_money(Fraction(est.mean), half),
+                       f"{bounded_money(Fraction(est.low), half)} … "
+                       f"{bounded_money(Fraction(est.high), half)}",
+                       "agrees" if c.agrees else "OUTSIDE"])
     hits = sheet.meter_checks[0].simulation.hits if sheet.meter_checks else 0
     return ("<section id='simulation' class='major'><h2>Simulation agreement</h2>"
             + _note(f"Vectorised simulation of {sheet.sim_rounds:,} rounds: each exact figure "
@@ -508,13 +529,27 @@ def _simulation(sheet: ParSheet) -> str:
             + "</section>")
 
 
+def exact_cell(value: float, error: float) -> str:
+    """An agreement row's exact figure: six decimals, fewer if its bound vouches for fewer."""
+    return bounded_decimal(Fraction(value), Fraction(error), exact_digits=6, cap=6)
+
+
+def _simulated(mean: float, low: float, high: float) -> list[str]:
+    """A simulated mean and its interval, with the decimals the interval's half-width allows."""
+    return [estimate_text(mean, (high - low) / 2), interval_text(low, high)]
+
+
 def _method() -> str:
     return ("<section id='method'><h2>Method</h2>"
             + _note("Main game, Tie Wagers, Progressive Payout Hands and the Bonus Spin wheel: "
                     "exact Fractions by combinatorics over the finite shoe (etg.math.exact, "
                     "policies, spread, bonus, progressive_payout). The meters' long run: "
                     "renewal–reward over the cycles between hits (etg.math.longrun): closed "
-                    "form where every award is 100 % and there is no ceiling, else a Markov "
-                    "chain on the meter solved numerically. Percentages are rounded from the "
-                    "exact values; the JSON twin (--json) carries every exact fraction.")
+                    "form where every award is 100 % and there is no ceiling; otherwise the "
+                    "mean start of a cycle is bracketed between two Markov chains on a grid, "
+                    "a lower and an upper bound with a proof (etg.math.meter_chain), and each "
+                    "figure is the bracket's midpoint with its proven bound. Exact figures are "
+                    "rounded from the exact fractions; a bounded figure shows only the digits "
+                    "its bound vouches for; a simulated one only its interval's digits. The "
+                    "JSON twin (--json) carries every exact fraction and every bound.")
             + "</section>")
