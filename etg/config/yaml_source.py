@@ -218,9 +218,10 @@ class _StrictLoader(yaml.SafeLoader):
         """PyYAML's, counting each node so that a huge document stops early, not at its end."""
         self.nodes += 1
         if self.nodes > MAX_NODES:
-            mark = self.peek_event().start_mark
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
             raise _TooManyNodes(mark.line + 1, mark.column + 1)
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        node: Node | None = super().compose_node(parent, index)
+        return node
 
 
 _StrictLoader.add_implicit_resolver(_BOOL, _BOOL_RE, list("tTfF"))
@@ -291,9 +292,9 @@ class _Walker:
         if node.tag == _BOOL and _BOOL_RE.match(text):
             return text.lower() == "true"
         if node.tag == _INT and _INT_RE.match(text):
-            number = int(text)
-            if -_INT64 <= number < _INT64:
-                return number
+            whole = int(text)
+            if -_INT64 <= whole < _INT64:
+                return whole
             return self._refuse(node, path, f"{text} is too large for a number "
                                             f"(a 64-bit integer at most)")
         if node.tag == _FLOAT and _FLOAT_RE.match(text):
