@@ -17,9 +17,9 @@ from pathlib import Path
 
 from etg.config.cabinet import Cabinet, cabinet_violations
 from etg.config.places import shipped_config_dir, site_config_dir
-from etg.config.validation import validate
+from etg.config.validation import Rules, validate
 from etg.config.yaml_source import read_yaml
-from etg.core.paytable import Paytable, rule_violations
+from etg.core.paytable import Paytable, Violation, rule_violations
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +35,21 @@ class LoadedPaytable:
     sha256: str
 
 
-def load_paytable(path: str | PathLike[str]) -> LoadedPaytable:
-    """Read and validate the paytable at ``path``; raises :class:`ConfigError`."""
+def load_paytable(path: str | PathLike[str],
+                  more_rules: Rules[Paytable] | None = None) -> LoadedPaytable:
+    """Read and validate the paytable at ``path``; raises :class:`ConfigError`.
+
+    ``more_rules`` (e.g. the wagers' returns, :mod:`etg.math.returns`) run only
+    on a paytable that keeps every rule of its own, and their violations are
+    placed in the file like the others.
+    """
+
+    def rules(paytable: Paytable) -> list[Violation]:
+        found = rule_violations(paytable)
+        return found if found or more_rules is None else list(more_rules(paytable))
+
     document = read_yaml(Path(path))
-    paytable = validate(document, Paytable, rule_violations)
+    paytable = validate(document, Paytable, rules)
     return LoadedPaytable(paytable, Path(path), document.sha256)
 
 
