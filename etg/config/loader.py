@@ -16,7 +16,9 @@ from os import PathLike
 from pathlib import Path
 
 from etg.config.cabinet import Cabinet, cabinet_violations
+from etg.config.cabinet_record import check_whole, record_written
 from etg.config.places import shipped_config_dir, site_config_dir
+from etg.config.problems import ConfigError
 from etg.config.validation import Rules, validate
 from etg.config.yaml_source import read_yaml
 from etg.core.paytable import Paytable, Violation, rule_violations
@@ -60,7 +62,12 @@ def load_cabinet(path: str | PathLike[str]) -> Cabinet:
     :meth:`Cabinet.paytable_path` and :func:`load_paytable`).
     """
     cabinet_file = Path(path)
-    document = read_yaml(cabinet_file)
+    try:
+        document = read_yaml(cabinet_file)
+    except ConfigError:
+        check_whole(cabinet_file, None)  # a cut that broke the YAML is the cause to name
+        raise
+    check_whole(cabinet_file, document)  # never half-read: a file cut short is refused
     return validate(document, Cabinet, lambda cabinet: cabinet_violations(cabinet, cabinet_file))
 
 
@@ -87,4 +94,6 @@ def seed_site_config(folder: Path) -> Path:
             target.mkdir(exist_ok=True)
         elif not target.exists():
             shutil.copyfile(source, target)
+    cabinet_file = folder / "cabinet.yaml"
+    record_written(cabinet_file, cabinet_file.read_bytes())
     return folder
