@@ -144,6 +144,7 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     the same cards and wagers and finishes the N. Jackpots are validated as on a
     cabinet with the default hand-pay threshold, by a bot floorperson.
     """
+    from etg.core.refusal import Refused
     from etg.ledger.store import LedgerKind
     from etg.table.bots import RoundDriver, standard_bots
     from etg.table.controller import TableTilted
@@ -160,6 +161,9 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
         except TableTilted as tilt:
             table.close()
             _refuse(f"{db_path}: {tilt}", code=1)
+        except Refused as refusal:  # e.g. a table minimum above every bot's credits
+            table.close()
+            _refuse(f"{loaded.path}: the bots cannot play this paytable: {refusal}")
         table.close()
         click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
 
