@@ -123,6 +123,13 @@ def test_the_kiosk_does_not_start_on_a_paytable_it_cannot_play_and_names_the_fil
     assert err.splitlines()[0].startswith(f"{active}:25:8: payouts.tie: the Tie Wager returns "
                                           f"229.26 %")
     assert not (tmp_path / "demo.db").exists()
+    # on a cabinet with a display the same line is shown full screen (two frames here)
+    code, _, err = invoke("run", "--config", str(config), "--windowed", "--frames", "2",
+                          "--db", str(tmp_path / "real.db"))
+    assert code == 2
+    assert err.splitlines()[0].startswith(f"{active}:25:8: payouts.tie: the Tie Wager returns "
+                                          f"229.26 %")
+    assert not (tmp_path / "real.db").exists()
 
 
 # --- finding 2: paytables that pay players more than they stake --------------------------------
