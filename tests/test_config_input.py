@@ -430,3 +430,24 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(
     after_data = {name for name in _files(data) if not name.startswith("etg/logs")} \
         if data.exists() else set()
     assert after_data == before_data
+
+
+def test_the_operator_menu_does_not_switch_to_a_paytable_the_kiosk_would_not_start_on(
+    tmp_path: Path,
+) -> None:
+    from tests.kiosk_support import make_app
+
+    app = make_app(tmp_path)
+    cabinet_file = app.cabinet_file
+    before = cabinet_file.read_bytes()
+    rich = write(cabinet_file.parent / "paytables", "tie-30.yaml",
+                 md5_with("  tie: {pays: 10, to: 1}", "  tie: {pays: 30, to: 1}"))
+    active = app.table.paytable
+    try:
+        refusal = app.switch_paytable(load_paytable(rich), "operator 1")
+        assert app.table.paytable is active
+    finally:
+        app.table.close()
+    assert refusal == ("tie-30.yaml: the Tie Wager returns 229.26 %: it pays players more than "
+                       "they stake; every wager must return less than 100 %")
+    assert cabinet_file.read_bytes() == before
