@@ -280,7 +280,7 @@ def test_reader_problems_are_collected_not_fatal() -> None:
 def test_alias_bomb_is_refused() -> None:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
-    with pytest.raises(ConfigError, match="more than 100000 values; too many aliases"):
+    with pytest.raises(ConfigError, match="aliases expand to more than 100000 values"):
         parse_yaml("\n".join(lines).encode(), "bomb.yaml")
 
 

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ from etg.config.problems import ConfigError
 if TYPE_CHECKING:
     from etg.core.paytable import Paytable
 
-from etg.cli.program import INVALID, _load_or_exit, main
+from etg.cli.program import INVALID, _cabinet_or_exit, _load_or_exit, main
 
 # --- etg paytable ---------------------------------------------------------------------------
 
@@ -33,8 +34,15 @@ def paytable() -> None:
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
-def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
-    """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid."""
+@click.option("--cabinet", "cabinet_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The cabinet.yaml whose return_band every wager must lie in (default: the "
+                   "site configuration's, if there is one).")
+def paytable_check(files: tuple[Path, ...], as_json: bool, cabinet_file: Path | None) -> None:
+    """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid.
+
+    A paytable is invalid if any wager returns 100 % or more at the player's best
+    strategy, or outside the cabinet's return_band.
+    """
     from etg.math.check_rows import side_wager_rows
     from etg.math.exact import (
         bonus_rtp_warnings,
@@ -42,13 +50,15 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
         figure_rows,
         main_game_figures,
     )
+    from etg.math.returns import return_violations
 
+    band = _return_band(cabinet_file)
     valid: list[dict[str, Any]] = []
     invalid: list[dict[str, Any]] = []
     console = Console()
     for path in files:
         try:
-            loaded = load_paytable(path)
+            loaded = load_paytable(path, lambda p: return_violations(p, band))
         except ConfigError as error:
             invalid.append({"file": str(path), "errors": [str(p) for p in error.problems]})
             if not as_json:
@@ -79,12 +89,22 @@ def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
         sys.exit(INVALID)
 
 
+def _return_band(cabinet_file: Path | None) -> tuple[Fraction, Fraction] | None:
+    """The return band of ``cabinet_file``, or of the site's cabinet.yaml if it has one."""
+    from etg.config.places import site_config_dir
+
+    if cabinet_file is None:
+        cabinet_file = site_config_dir() / "cabinet.yaml"
+        if not cabinet_file.is_file():
+            return None
+    band = _cabinet_or_exit(cabinet_file).return_band
+    return None if band is None else band.shares()
+
+
 # --- etg parsheet --------------------------------------------------------------------------
 
 def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
     """``--mix P``: a share between 0 and 1, as a decimal or a fraction, kept exact."""
-    from fractions import Fraction
-
     if value is None:
         return None
     try:
@@ -192,7 +212,6 @@ def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
 def _simulate(paytable: Paytable, mode: str, rounds: int, seed: int, mix: float | None,
               progress: Callable[[int], None] | None) -> tuple[list[SimRow], float]:
     """Rows of ``etg sim``: each measured figure with its exact value where it has one."""
-    from fractions import Fraction
 
     from etg.math.engine_sim import agrees, simulate_engine_full
     from etg.math.sim_figures import exact_figures, figure_label

@@ -102,7 +102,9 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
-    loaded = _load_or_exit(cabinet.paytable_path(cabinet_file))
+    options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
+                         screenshots=screenshots, config_dir=config, frames=frames)
+    loaded = _playable_or_fault(cabinet, cabinet_file, options)
     if db_path is None:
         if demo:
             db_path = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
@@ -110,8 +112,6 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
             db_path = cabinet_file.parent / cabinet.database
         else:
             db_path = default_path()
-    options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
-                         screenshots=screenshots, config_dir=config, frames=frames)
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
     with _writer_lock(db_path):
         loaded = _follow_switch(db_path, cabinet_file, loaded)
@@ -165,6 +165,7 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     exit 143, to be run again.
     """
     from etg import stop
+    from etg.core.refusal import Refused
     from etg.ledger.store import LedgerKind
     from etg.table.bots import RoundDriver, standard_bots
     from etg.table.controller import TableTilted
@@ -191,6 +192,9 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
                 table.close()
                 click.echo(f"{table.ledger.round_count()} rounds in {db_path}", err=True)
                 raise
+            except Refused as refusal:  # e.g. a table minimum above every bot's credits
+                table.close()
+                _refuse(f"{loaded.path}: the bots cannot play this paytable: {refusal}")
             table.close()
             click.echo(f"{table.ledger.round_count()} rounds in {db_path}")
 
@@ -250,6 +254,27 @@ def check_software(table: Table, bundle: Path | None = None) -> None:
     bundle = bundle or frozen_bundle()
     if bundle is not None:
         table.tilt_for([Problem("software", line) for line in verify_bundle(bundle)])
+
+
+def _playable_or_fault(cabinet: Cabinet, cabinet_file: Path, options: Any) -> LoadedPaytable:
+    """The cabinet's active paytable, valid and with every wager's return within bounds.
+
+    Anything wrong with it (issue 26: a file that cannot be read or played, a
+    wager returning 100 % or more or outside the cabinet's ``return_band``) is
+    said in one line naming the file, shown full screen on a cabinet with a
+    display, and the kiosk exits 2: it never starts, so never crashes, on it.
+    """
+    from etg.math.returns import return_violations
+
+    band = None if cabinet.return_band is None else cabinet.return_band.shares()
+    try:
+        return load_paytable(cabinet.paytable_path(cabinet_file),
+                             lambda paytable: return_violations(paytable, band))
+    except ConfigError as error:
+        click.echo(str(error), err=True)
+        if not options.headless:
+            _fault_screen(cabinet, options, str(error))
+        sys.exit(INVALID)
 
 
 def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -50,6 +51,23 @@ class Sound:
 
 
 @dataclass(frozen=True, slots=True)
+class ReturnBand:
+    """The returns the operator allows every wager (e.g. 75 to 98 percent); outside: refused.
+
+    ``etg paytable check`` and the kiosk's start refuse a paytable with a wager
+    returning less than ``min_percent`` or more than ``max_percent`` (issue 26).
+    """
+
+    min_percent: float
+    max_percent: float
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def shares(self) -> tuple[Fraction, Fraction]:
+        """The band as exact shares: 97.5 percent is 39/40, not the float nearest 0.975."""
+        return (Fraction(repr(self.min_percent)) / 100, Fraction(repr(self.max_percent)) / 100)
+
+
+@dataclass(frozen=True, slots=True)
 class Cabinet:
     """One cabinet's settings, as read from ``cabinet.yaml``.
 
@@ -66,6 +84,8 @@ class Cabinet:
     two; ``None``: the dealer works the keypad and the dealer panel on the table.
     ``attendant_key``: the key (a key switch on the cabinet) that opens the operator
     menu, one of :data:`ATTENDANT_KEYS`; the menu never has a visible button.
+    ``return_band``: the returns every wager of the active paytable must lie in;
+    ``None``: only the rule that no wager returns 100 % or more.
     """
 
     active_paytable: str
@@ -83,6 +103,7 @@ class Cabinet:
     attract_delay_s: int = 60
     sound: Sound = Sound()
     ledger_min_free_mb: int = 512
+    return_band: ReturnBand | None = None  # every wager's return must lie in it (issue 26)
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def paytable_path(self, cabinet_file: Path) -> Path:
@@ -149,6 +170,11 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
         out.append(Violation(("ledger_min_free_mb",), f"must be between {MIN_FREE_MB} and "
                                                       f"{MAX_FREE_MB:,} MB, "
                                                       f"not {cabinet.ledger_min_free_mb}"))
+    band = cabinet.return_band
+    if band is not None and not 0 < band.min_percent <= band.max_percent < 100:
+        out.append(Violation(("return_band",), f"must satisfy 0 < min_percent <= max_percent "
+                                               f"< 100, not {band.min_percent:g} and "
+                                               f"{band.max_percent:g}"))
     sound = cabinet.sound
     if not 0 <= sound.volume <= MAX_VOLUME:
         out.append(Violation(("sound", "volume"), f"must be between 0 and {MAX_VOLUME}, "

@@ -33,6 +33,7 @@ from pathlib import Path
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from etg.config.cabinet_record import check_whole, record_written
 from etg.config.loader import load_cabinet
 from etg.config.problems import ROOT, ConfigError, Problem
 from etg.config.yaml_source import parse_yaml
@@ -69,7 +70,13 @@ def set_cabinet_value(cabinet_file: Path, key: str, value: Scalar) -> None:
     except OSError as error:
         raise ConfigError([_problem(cabinet_file, f"cannot read the file: {error.strerror}")]) \
             from None
-    parse_yaml(raw, str(cabinet_file))  # a syntax error is reported as the loader reports it
+    # a syntax error is reported as the loader reports it, and a file cut short is not completed
+    try:
+        document = parse_yaml(raw, str(cabinet_file))
+    except ConfigError:
+        check_whole(cabinet_file, None)
+        raise
+    check_whole(cabinet_file, document)
     text = raw.decode("utf-8")
     rendered = cabinet_scalar(value)
     path = key.split(".")
@@ -276,6 +283,7 @@ def _replace_validated(cabinet_file: Path, data: bytes) -> None:
         temp.unlink(missing_ok=True)
         raise
     _sync_folder(folder)
+    record_written(cabinet_file, data)
 
 
 def _sync_folder(folder: Path) -> None:

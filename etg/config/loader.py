@@ -16,10 +16,12 @@ from os import PathLike
 from pathlib import Path
 
 from etg.config.cabinet import Cabinet, cabinet_violations
+from etg.config.cabinet_record import check_whole, record_written
 from etg.config.places import shipped_config_dir, site_config_dir
-from etg.config.validation import validate
+from etg.config.problems import ConfigError
+from etg.config.validation import Rules, validate
 from etg.config.yaml_source import read_yaml
-from etg.core.paytable import Paytable, rule_violations
+from etg.core.paytable import Paytable, Violation, rule_violations
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +37,21 @@ class LoadedPaytable:
     sha256: str
 
 
-def load_paytable(path: str | PathLike[str]) -> LoadedPaytable:
-    """Read and validate the paytable at ``path``; raises :class:`ConfigError`."""
+def load_paytable(path: str | PathLike[str],
+                  more_rules: Rules[Paytable] | None = None) -> LoadedPaytable:
+    """Read and validate the paytable at ``path``; raises :class:`ConfigError`.
+
+    ``more_rules`` (e.g. the wagers' returns, :mod:`etg.math.returns`) run only
+    on a paytable that keeps every rule of its own, and their violations are
+    placed in the file like the others.
+    """
+
+    def rules(paytable: Paytable) -> list[Violation]:
+        found = rule_violations(paytable)
+        return found if found or more_rules is None else list(more_rules(paytable))
+
     document = read_yaml(Path(path))
-    paytable = validate(document, Paytable, rule_violations)
+    paytable = validate(document, Paytable, rules)
     return LoadedPaytable(paytable, Path(path), document.sha256)
 
 
@@ -49,7 +62,12 @@ def load_cabinet(path: str | PathLike[str]) -> Cabinet:
     :meth:`Cabinet.paytable_path` and :func:`load_paytable`).
     """
     cabinet_file = Path(path)
-    document = read_yaml(cabinet_file)
+    try:
+        document = read_yaml(cabinet_file)
+    except ConfigError:
+        check_whole(cabinet_file, None)  # a cut that broke the YAML is the cause to name
+        raise
+    check_whole(cabinet_file, document)  # never half-read: a file cut short is refused
     return validate(document, Cabinet, lambda cabinet: cabinet_violations(cabinet, cabinet_file))
 
 
@@ -76,4 +94,6 @@ def seed_site_config(folder: Path) -> Path:
             target.mkdir(exist_ok=True)
         elif not target.exists():
             shutil.copyfile(source, target)
+    cabinet_file = folder / "cabinet.yaml"
+    record_written(cabinet_file, cabinet_file.read_bytes())
     return folder

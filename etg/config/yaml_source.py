@@ -16,6 +16,14 @@ digits with underscores (``10_000_000`` cents). Timestamps are not resolved
 either: JSON, and so the schema, has no such type.
 
 Duplicate keys, which PyYAML silently resolves to the last one, are refused.
+
+Sizes are capped before any work is done on them (issue 26): a file is read
+to at most :data:`MAX_BYTES` (so ``/dev/zero`` or a 47 MB file is refused in
+one line at once, never held in memory whole), composition stops at the
+:data:`MAX_NODES`-th node written, and aliases may not expand the document
+past :data:`_MAX_VALUES` values. The biggest shipped paytable is some 6 KB and
+400 nodes, so the caps leave a hundredfold room and still bound the time a
+hostile file can cost to a fraction of a second.
 """
 
 from __future__ import annotations
@@ -98,16 +106,23 @@ class YamlDocument:
     sha256: str
 
 
+MAX_BYTES = 262_144
+"""The largest YAML file read: 256 KiB, some 40 times the largest shipped paytable."""
+MAX_NODES = 5_000
+"""The most YAML nodes (keys, values, items) a file may write; a paytable has under 400."""
+
+
 def read_yaml(path: str | Path) -> YamlDocument:
     """Read and compose the YAML file at ``path``; raises :class:`ConfigError`.
 
-    Fatal problems (unreadable file, not UTF-8, YAML syntax, empty file, a top
-    level that is not a mapping) raise at once; the others are collected in
-    :attr:`YamlDocument.problems`.
+    Fatal problems (unreadable file, larger than :data:`MAX_BYTES`, not UTF-8,
+    YAML syntax, too many nodes, empty file, a top level that is not a mapping)
+    raise at once; the others are collected in :attr:`YamlDocument.problems`.
     """
     file = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)  # never more: /dev/zero ends here too
     except OSError as error:
         raise ConfigError([Problem(file, 1, 1, ROOT, _unreadable(error))]) from None
     return parse_yaml(raw, file)
@@ -119,6 +134,9 @@ def parse_yaml(raw: bytes, file: str) -> YamlDocument:
     def fatal(line: int, column: int, message: str) -> ConfigError:
         return ConfigError([Problem(file, line, column, ROOT, message)])
 
+    if len(raw) > MAX_BYTES:
+        raise fatal(1, 1, f"the file is larger than {MAX_BYTES:,} bytes; a paytable or "
+                          f"cabinet file is a few kilobytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -138,6 +156,10 @@ def parse_yaml(raw: bytes, file: str) -> YamlDocument:
         raise fatal(1, 1, f"YAML error: {error}") from None
     except RecursionError:
         raise fatal(1, 1, "YAML nested too deeply") from None
+    except _TooManyNodes as error:
+        raise fatal(error.line, error.column,
+                    f"more than {MAX_NODES:,} YAML nodes; a paytable or cabinet file has "
+                    f"a few hundred") from None
     if root is None:
         raise fatal(1, 1, "the file is empty; expected a mapping of keys")
     if not isinstance(root, MappingNode) or root.tag != _MAP:
@@ -173,7 +195,16 @@ _FLOAT_RE = re.compile(r"^[-+]?(?:(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)
                        r"|[0-9]+[eE][-+]?[0-9]+)\Z")
 _DIGITS = list("0123456789")
 
+_INT64 = 2**63  # every integer fits a signed 64-bit one (SQLite's INTEGER, NumPy's int64)
 _MAX_VALUES = 100_000  # a guard against alias bombs ("billion laughs"), far above any paytable
+
+
+class _TooManyNodes(Exception):
+    """Composition reached :data:`MAX_NODES`; ``line`` and ``column`` (1-based) are where."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(line, column)
+        self.line, self.column = line, column
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -181,6 +212,16 @@ class _StrictLoader(yaml.SafeLoader):
 
     # PyYAML's class-level registry, emptied; filled below with the YAML 1.2 core types.
     yaml_implicit_resolvers = {}  # noqa: RUF012
+    nodes = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        """PyYAML's, counting each node so that a huge document stops early, not at its end."""
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise _TooManyNodes(mark.line + 1, mark.column + 1)
+        node: Node | None = super().compose_node(parent, index)
+        return node
 
 
 _StrictLoader.add_implicit_resolver(_BOOL, _BOOL_RE, list("tTfF"))
@@ -223,7 +264,7 @@ class _Walker:
     def value(self, node: Node, path: KeyPath) -> Any:
         if len(self.values) >= _MAX_VALUES:
             raise ConfigError([Problem(self.file, *_position(node), key_path_text(path),
-                                       f"more than {_MAX_VALUES} values; too many aliases?")])
+                                       f"aliases expand to more than {_MAX_VALUES} values")])
         if id(node) in self._open:
             return self._refuse(node, path, "an alias may not refer to a value that contains it")
         self._open.add(id(node))
@@ -251,7 +292,11 @@ class _Walker:
         if node.tag == _BOOL and _BOOL_RE.match(text):
             return text.lower() == "true"
         if node.tag == _INT and _INT_RE.match(text):
-            return int(text)
+            whole = int(text)
+            if -_INT64 <= whole < _INT64:
+                return whole
+            return self._refuse(node, path, f"{text} is too large for a number "
+                                            f"(a 64-bit integer at most)")
         if node.tag == _FLOAT and _FLOAT_RE.match(text):
             number = float(text)
             if math.isfinite(number):

@@ -12,6 +12,7 @@ core itself never imports pydantic.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
@@ -514,6 +515,7 @@ def rule_violations(p: Paytable) -> list[Violation]:
     for name in ("id", "name"):
         if not getattr(p, name).strip():
             bad((name,), "must not be empty")
+    out += bound_violations(p)
     if p.shoe.decks not in _DECKS[j]:
         bad(("shoe", "decks"), f"{j.value} allows {_or(_DECKS[j])} decks, not {p.shoe.decks}")
     if not 0.25 <= p.shoe.penetration_min <= 0.9:
@@ -790,3 +792,95 @@ def _check_progressive_payout(p: Paytable, w: ProgressivePayout, bad: Any) -> No
                 f"wager (MD Ch. 10 C(3)(c)), not {cents}")
     _check_meter(w.meter, (*root, "meter"), MD_PAYOUT_METER_MIN, MD_PAYOUT_METER_MIN,
                  "MD Ch. 10 C(2)", bad)
+
+
+# --- bounds: a paytable that validates can be played (issue 26) -------------------------------
+# Every amount and ratio is bounded so that no sum or product a round makes (a wager times its
+# odds, a meter plus a round's contributions, a seat's winnings) can leave a signed 64-bit
+# integer, SQLite's INTEGER and NumPy's int64, nor a float's exact range: the largest product,
+# MAX_CENTS x MAX_PAYS, is 10^14, some 90,000 times below 2^63.
+MAX_CENTS = 10_000_000_000
+"""The largest amount of money a paytable may write: $100,000,000.00."""
+MAX_PAYS, MAX_TO = 10_000, 100
+"""Odds of at most 10,000 to 1 (ten times MD's largest, 1,000 to 1: MD Ch. 10 B(1)), ``to`` 100."""
+MAX_WEIGHT = 1_000_000
+"""The heaviest wheel segment: weights are relative, so a million is a millionth's resolution."""
+MAX_SEGMENTS = 100
+"""Segments on one ring: each is drawn wide enough for an upright label (SPEC §6)."""
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""A paytable's ``id``: it names files (demo ledgers, par sheets), so nothing else may be in it."""
+
+
+def bound_violations(p: Paytable) -> list[Violation]:
+    """Every amount, odds, weight and the ``id`` of ``p`` outside what can be played safely."""
+    out: list[Violation] = []
+    if p.id.strip() and not ID_PATTERN.fullmatch(p.id):
+        shown = p.id if len(p.id) <= 40 else p.id[:37] + "..."
+        out.append(Violation(("id",), f"must be 1 to 64 lower-case letters, digits and "
+                                      f"hyphens, starting with a letter or digit (it names "
+                                      f"files), not {shown!r}"))
+    for path, cents in _amounts(p):
+        if cents > MAX_CENTS:
+            out.append(Violation(path, f"must be at most {MAX_CENTS} cents "
+                                       f"($100,000,000.00), not {cents}"))
+    for path, pays, to in _odds(p):
+        if pays > MAX_PAYS or to > MAX_TO:
+            out.append(Violation(path, f"odds must be at most {MAX_PAYS} to 1, with 'to' at "
+                                       f"most {MAX_TO}, not {pays} to {to}"))
+    if p.bonus_spin is not None:
+        for ring in ("community_ring", "hot_spot_ring"):
+            segments: tuple[WheelSegment, ...] = getattr(p.bonus_spin, ring)
+            if len(segments) > MAX_SEGMENTS:
+                out.append(Violation(("bonus_spin", ring), f"at most {MAX_SEGMENTS} segments "
+                                                           f"fit on a ring, not {len(segments)}"))
+            out += [Violation(("bonus_spin", ring, i, "weight"),
+                              f"must be at most {MAX_WEIGHT}, not {segment.weight}")
+                    for i, segment in enumerate(segments) if segment.weight > MAX_WEIGHT]
+    return out
+
+
+def _amounts(p: Paytable) -> list[tuple[tuple[str | int, ...], int]]:
+    """Every amount of money ``p`` writes, with its path."""
+    out: list[tuple[tuple[str | int, ...], int]] = [(("unit_cents",), p.unit_cents)]
+    for name in ("initial", "tie"):
+        limit: Limit = getattr(p.limits, name)
+        out += [(("limits", name, "min_cents"), limit.min_cents),
+                (("limits", name, "max_cents"), limit.max_cents)]
+    if p.payout_limit is not None:
+        out.append((("payout_limit", "amount_cents"), p.payout_limit.amount_cents))
+    if p.payout_limit_per_hand_cents is not None:
+        out.append((("payout_limit_per_hand_cents",), p.payout_limit_per_hand_cents))
+    meters: list[tuple[tuple[str, ...], Meter]] = []
+    if p.bonus_spin is not None:
+        b = p.bonus_spin
+        out += [(("bonus_spin", "denominations_cents", i), c)
+                for i, c in enumerate(b.denominations_cents)]
+        for ring in ("community_ring", "hot_spot_ring"):
+            for i, segment in enumerate(getattr(b, ring)):
+                out += [(("bonus_spin", ring, i, "pays_cents", k), c)
+                        for k, c in enumerate(segment.pays_cents or ())]
+        meters += [(("bonus_spin", "primary"), b.primary), (("bonus_spin", "secondary"),
+                                                             b.secondary)]
+    if p.progressive_payout is not None:
+        w = p.progressive_payout
+        out.append((("progressive_payout", "wager_cents"), w.wager_cents))
+        out += [(("progressive_payout", "envy_cents", hand.value), w.envy_cents.of(hand))
+                for hand in PayoutHand]
+        meters.append((("progressive_payout", "meter"), w.meter))
+    for path, m in meters:
+        out += [((*path, "initial_cents"), m.initial_cents), ((*path, "reset_cents"),
+                                                              m.reset_cents)]
+        if m.ceiling_cents is not None:
+            out.append(((*path, "ceiling_cents"), m.ceiling_cents))
+    return out
+
+
+def _odds(p: Paytable) -> list[tuple[tuple[str, ...], int, int]]:
+    """Every pair of odds ``p`` writes, with its path."""
+    out: list[tuple[tuple[str, ...], int, int]] = [(("payouts", name), odds.pays, odds.to)
+           for name in ("initial", "tie", "war", "war_tie")
+           for odds in [getattr(p.payouts, name)]]
+    if p.progressive_payout is not None:
+        out += [(("progressive_payout", "pays", hand.value), pay.pays, pay.to)
+                for hand in PayoutHand for pay in [p.progressive_payout.pays.of(hand)]]
+    return out

@@ -119,10 +119,19 @@ class App:
         """Switch the table to ``loaded``; None if done, else the reason it was refused.
 
         The engine allows it only between rounds with no credits on any seat.
-        The cabinet file then names the new paytable, so a restart plays it.
+        The cabinet file then names the new paytable, so a restart plays it. A
+        paytable with a wager the kiosk would not start on (returning 100 % or
+        more, or outside the cabinet's ``return_band``) is refused first.
         """
         from etg.config.cabinet_edit import set_cabinet_value
+        from etg.math.returns import return_violations
 
+        band = None if self.cabinet.return_band is None else self.cabinet.return_band.shares()
+        unplayable = return_violations(loaded.paytable, band)
+        if unplayable:
+            message = f"{loaded.path.name}: {unplayable[0].message}"
+            self.notify(message)
+            return message
         try:
             self.table.switch_paytable(loaded, operator)
         except (Refused, TableTilted) as refusal:
