@@ -108,9 +108,14 @@ def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--sim-rounds", type=click.IntRange(min=0), default=200_000, show_default=True,
               help="Rounds of the simulation check; 0 skips it.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
+@click.option("--engine-rounds", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Rounds of the engine cross-check through the real state machine; 0 skips it.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes of the engine cross-check (default: every core).")
 def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_rounds: int,
-             seed: int) -> None:
+             seed: int, engine_rounds: int, jobs: int | None) -> None:
     """Write the regulator's par sheet of each FILE as a standalone HTML page (SPEC §8)."""
+    from etg.math.engine_sim import cores
     from etg.math.parsheet import output_path
     from etg.math.parsheet.figures import par_sheet, sheet_json
     from etg.math.parsheet.html import render
@@ -118,7 +123,8 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
     sheets: list[dict[str, Any]] = []
     for path in files:
         loaded = _load_or_exit(path)
-        sheet = par_sheet(loaded, mix=mix, sim_rounds=sim_rounds, seed=seed, file=str(path))
+        sheet = par_sheet(loaded, mix=mix, sim_rounds=sim_rounds, seed=seed, file=str(path),
+                          engine_rounds=engine_rounds, jobs=jobs or cores())
         target = output_path(out, loaded.paytable.id, len(files) > 1)
         target.write_text(render(sheet), encoding="utf-8")
         sheets.append({"html": str(target), **sheet_json(sheet)})

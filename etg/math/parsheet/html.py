@@ -74,7 +74,8 @@ def render(sheet: ParSheet) -> str:
         parts.append(_payout(sheet.payout, sheet.paytable))
     if sheet.bonus is not None:
         parts.append(_bonus(sheet.bonus, sheet))
-    parts += [_volatility(sheet), _simulation(sheet), _method(), "</body></html>"]
+    parts += [_volatility(sheet), _simulation(sheet), _engine_check(sheet), _method(),
+              "</body></html>"]
     return "\n".join(parts)
 
 
@@ -505,6 +506,22 @@ def _simulation(sheet: ParSheet) -> str:
             + "<h3>The meters' long run against a seeded play of each meter</h3>"
             + _note(f"{hits:,} hits per meter, played with the engine's own contribute and award.")
             + _table(("figure", "renewal–reward", "simulated", "99 % interval", ""), meters)
+            + "</section>")
+
+
+def _engine_check(sheet: ParSheet) -> str:
+    """The same figures played through the real state machine: shown only when it was run."""
+    if not sheet.engine_rounds:
+        return ""
+    rows = [[r.name, f"{r.exact:.6f}", f"{r.estimate.mean:.6f}",
+             f"{r.estimate.low:.6f} … {r.estimate.high:.6f}",
+             "agrees" if r.agrees else "OUTSIDE"] for r in sheet.engine_agreement]
+    return ("<section id='engine-check' class='major'><h2>Engine cross-check</h2>"
+            + _note(f"{sheet.engine_rounds:,} rounds through the real state machine (the "
+                    f"game's own engine, bots at every seat), over {sheet.engine_jobs} "
+                    f"processes each with a seed stream of its own: each exact figure beside "
+                    f"its estimate and 99 % interval.")
+            + _table(("figure", "exact", "engine", "99 % interval", ""), rows)
             + "</section>")
 
 
