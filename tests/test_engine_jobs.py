@@ -7,7 +7,10 @@ workers' tallies hold whole cents and counts and are merged by adding them.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import pickle
+import signal
 from dataclasses import replace
 
 import pytest
@@ -74,12 +77,12 @@ def test_one_job_plays_the_single_process_stream_of_the_seed() -> None:
     """Seed 9 alone, played here by hand: the same cents kept by the house, to the cent."""
     paytable = md7()
     setup = no_bonus_spin(paytable)
-    tally = engine_tally(paytable, 60, 9, setup, jobs=1)
+    tally = engine_tally(paytable, 30, 9, setup, jobs=1)
     driver = RoundDriver(bots(setup, {}), SeededSource(9), apply)
     state = new_table(paytable)
     kept = staked = 0
     war_seats = {s.seat for s in setup.seats if s.decision is Decision.WAR}
-    for _ in range(60):
+    for _ in range(30):
         state, events = driver.play_round(state)
         for e in events:
             if (isinstance(e, WagerSettled) and e.seat in war_seats
@@ -87,8 +90,8 @@ def test_one_job_plays_the_single_process_stream_of_the_seed() -> None:
                 kept += e.payment.stake - e.paid
                 staked += e.payment.stake if e.payment.kind is WagerKind.INITIAL else 0
     acc = tally.ratios["house_edge_war"]
-    assert (acc.count, acc.sum_x, acc.sum_y) == (60, kept, staked)
-    assert staked == 60 * sum(len(s.spots) for s in setup.seats) * setup.initial_cents
+    assert (acc.count, acc.sum_x, acc.sum_y) == (30, kept, staked)
+    assert staked == 30 * sum(len(s.spots) for s in setup.seats) * setup.initial_cents
 
 
 @pytest.mark.slow
@@ -172,3 +175,34 @@ def test_a_part_plays_its_own_rounds() -> None:
     tally = play_part(paytable, no_bonus_spin(paytable), EnginePart(1, 7, worker_seed(3, 1)))
     assert tally.rounds == 7
     assert tally.ratios["house_edge_war"].count == 7
+
+
+@pytest.mark.slow
+def test_a_worker_killed_is_reported_and_the_others_ended() -> None:
+    """SIGKILL to a worker (a real death): an error naming it, not a wait for ever."""
+    paytable = md7()
+    killed: list[int] = []
+
+    def kill_one(done: int) -> None:
+        if not killed:
+            victim = multiprocessing.active_children()[0]
+            assert victim.pid is not None
+            os.kill(victim.pid, signal.SIGKILL)
+            killed.append(victim.pid)
+
+    with pytest.raises(RuntimeError, match=r"ended without its figures \(exit code -9\)"):
+        engine_tally(paytable, 4_000, 1, no_bonus_spin(paytable), jobs=2, progress=kill_one)
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.slow
+def test_stopping_the_caller_ends_its_workers() -> None:
+    """What stops the parent (here its progress callback; SIGTERM alike) ends the workers."""
+    paytable = md7()
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        engine_tally(paytable, 100_000, 1, no_bonus_spin(paytable), jobs=2, progress=stop)
+    assert multiprocessing.active_children() == []

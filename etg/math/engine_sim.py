@@ -30,10 +30,10 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import queue
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -363,23 +363,51 @@ def cores() -> int:
 def _play_in_processes(paytable: Paytable, setup: TableSetup, parts: tuple[EnginePart, ...],
                        progress: Callable[[int], None] | None,
                        progress_every: int) -> EngineTally:
-    """Each part in a worker process of its own; their tallies merged in the parts' order."""
+    """Each part in a worker process of its own; their tallies merged in the parts' order.
+
+    A worker sends back its tally or the exception that stopped it. One that dies
+    without a word (killed) is reported as such, and whatever stops this process
+    while the workers play (an error, SIGTERM) ends them too: none is waited for.
+    """
     context = _context()
     done = context.Array("q", len(parts), lock=False)  # rounds played, by worker
-    with ProcessPoolExecutor(max_workers=len(parts), mp_context=context,
-                             initializer=_start_worker,
-                             initargs=(paytable, setup, done, progress_every)) as pool:
-        futures = [pool.submit(_play_worker, part) for part in parts]
-        pending = set(futures)
-        while pending:
-            _, pending = wait(pending, timeout=0.25)
+    results = context.Queue()
+    workers = [context.Process(target=_play_worker, daemon=True,
+                               args=(paytable, setup, part, done, progress_every, results))
+               for part in parts]
+    tallies: dict[int, EngineTally] = {}
+    try:
+        for worker in workers:
+            worker.start()
+        while len(tallies) < len(parts):
+            try:
+                index, outcome = results.get(timeout=0.25)
+            except queue.Empty:
+                _check_alive(workers, tallies)
+            else:
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                tallies[index] = outcome
             if progress is not None:
                 progress(sum(done))
-        tallies = [future.result() for future in futures]
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
     total = tallies[0]
-    for tally in tallies[1:]:
-        total.merge(tally)
+    for index in range(1, len(parts)):
+        total.merge(tallies[index])
     return total
+
+
+def _check_alive(workers: list[Any], tallies: dict[int, EngineTally]) -> None:
+    """A worker killed (or crashed) before its tally came is a fault, not something to wait
+    for. One that ended well (exit code 0) sent its tally or its error first."""
+    for index, worker in enumerate(workers):
+        if index not in tallies and worker.exitcode not in (None, 0):
+            raise RuntimeError(f"engine worker {index + 1} of {len(workers)} ended without its "
+                               f"figures (exit code {worker.exitcode})")
 
 
 def _context() -> Any:
@@ -391,20 +419,17 @@ def _context() -> Any:
         return get_context("spawn")
 
 
-_worker: dict[str, Any] = {}  # a worker process's paytable, setup and progress counters
-
-
-def _start_worker(paytable: Paytable, setup: TableSetup, done: Any, progress_every: int) -> None:
-    _worker.update(paytable=paytable, setup=setup, done=done, every=progress_every)
-
-
-def _play_worker(part: EnginePart) -> EngineTally:
-    done = _worker["done"]
+def _play_worker(paytable: Paytable, setup: TableSetup, part: EnginePart, done: Any,
+                 progress_every: int, results: Any) -> None:
+    """A worker process: its part's tally, or what stopped it, onto ``results``."""
 
     def progress(rounds: int) -> None:
         done[part.index] = rounds
 
-    return play_part(_worker["paytable"], _worker["setup"], part, progress, _worker["every"])
+    try:
+        results.put((part.index, play_part(paytable, setup, part, progress, progress_every)))
+    except Exception as error:  # sent to the parent, which raises it
+        results.put((part.index, error))
 
 
 class EngineTally(FigureSums):
