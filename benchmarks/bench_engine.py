@@ -48,15 +48,15 @@ def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
     paytable = load_paytable(config_dir / "paytables" / PAYTABLE).paytable
     rounds, repeats = (QUICK_ROUNDS, QUICK_REPEATS) if quick else (ROUNDS, REPEATS)
     counts = engine_floor.round_counts(paytable, min(rounds, COUNTED_ROUNDS))
+    jobs = cores()
     engine: list[float] = []
     floor: list[float] = []
-    for seed in range(repeats):  # in turn, so that a busy neighbour slows both alike
+    every: list[float] = []
+    for seed in range(repeats):  # in turn, so that a busy neighbour slows each alike
         engine.append(rounds_per_second(paytable, rounds, seed))
         floor.append(engine_floor.skeleton_rounds_per_second(paytable, counts, rounds))
-    jobs = cores()
-    every_core = max(rounds_per_second_all(paytable, rounds, jobs, seed)
-                     for seed in range(max(1, repeats // 2)))
-    one, skeleton = max(engine), max(floor)
+        every.append(rounds_per_second_all(paytable, rounds, jobs, seed))
+    one, skeleton, every_core = max(engine), max(floor), max(every)
     return {
         "engine_rounds_per_s": round(one),
         "engine_floor_rounds_per_s": round(skeleton),
