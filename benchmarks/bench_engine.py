@@ -101,14 +101,20 @@ def rounds_per_second_all(paytable: Paytable, rounds: int, jobs: int, seed: int)
     context = get_context("fork")
     barrier = context.Barrier(jobs)
     results = context.SimpleQueue()
-    workers = [context.Process(target=_worker, args=(paytable, rounds, seed * jobs + k,
-                                                      barrier, results))
+    workers = [context.Process(target=_worker, daemon=True,
+                               args=(paytable, rounds, seed * jobs + k, barrier, results))
                for k in range(jobs)]
-    for worker in workers:
-        worker.start()
-    seconds = [results.get() for _ in workers]
-    for worker in workers:
-        worker.join()
+    started = []
+    try:
+        for worker in workers:
+            worker.start()
+            started.append(worker)
+        seconds = [results.get() for _ in workers]
+    finally:  # stopped (SIGTERM to etg bench): the workers with it, whatever SDL caught
+        for worker in started:
+            if worker.exitcode is None:  # its seconds already sent, or never to be
+                worker.kill()
+            worker.join()
     failed = [s for s in seconds if isinstance(s, str)]
     if failed:
         raise RuntimeError(f"an engine worker failed: {failed[0]}")

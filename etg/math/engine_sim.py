@@ -393,7 +393,9 @@ def _play_in_processes(paytable: Paytable, setup: TableSetup, parts: tuple[Engin
     finally:
         for worker in workers:
             if worker.is_alive():
-                worker.terminate()
+                # SIGKILL, not SIGTERM: a worker forked from a process where SDL is running
+                # inherits SDL's SIGTERM handler, which only queues a quit event
+                worker.kill()
             worker.join()
     total = tallies[0]
     for index in range(1, len(parts)):
