@@ -30,7 +30,7 @@ def test_quick_mode_reports_every_engine_figure_of_the_same_run() -> None:
     figures = bench_engine().measure(shipped_config_dir(), quick=True)
     assert set(figures) == {"engine_rounds_per_s", "engine_floor_rounds_per_s",
                             "engine_floor_ratio", "engine_rounds_per_s_all", "engine_jobs",
-                            "engine_scaling", "engine_workload"}
+                            "engine_scaling", "engine_scaling_cpu", "engine_workload"}
     one, floor = figures["engine_rounds_per_s"], figures["engine_floor_rounds_per_s"]
     every, jobs = figures["engine_rounds_per_s_all"], figures["engine_jobs"]
     assert isinstance(one, int) and isinstance(floor, int) and isinstance(every, int)
@@ -38,6 +38,8 @@ def test_quick_mode_reports_every_engine_figure_of_the_same_run() -> None:
     assert one > 0 and floor > 0 and every > 0
     assert figures["engine_floor_ratio"] == round(one / floor, 3)
     assert figures["engine_scaling"] == pytest.approx(every / (jobs * one), abs=2e-3)
+    cpu = figures["engine_scaling_cpu"]
+    assert isinstance(cpu, float) and cpu > 0
     assert "maryland-community-7.yaml" in str(figures["engine_workload"])
 
 
