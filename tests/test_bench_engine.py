@@ -36,8 +36,9 @@ def test_quick_mode_reports_every_engine_figure_of_the_same_run() -> None:
     assert isinstance(one, int) and isinstance(floor, int) and isinstance(every, int)
     assert jobs == cores()
     assert one > 0 and floor > 0 and every > 0
-    assert figures["engine_floor_ratio"] == round(one / floor, 3)
-    assert figures["engine_scaling"] == pytest.approx(every / (jobs * one), abs=2e-3)
+    # from the unrounded rates: within a rounding of the rounded ones
+    assert figures["engine_floor_ratio"] == pytest.approx(one / floor, rel=2e-2)
+    assert figures["engine_scaling"] == pytest.approx(every / (jobs * one), rel=2e-2)
     cpu = figures["engine_scaling_cpu"]
     assert isinstance(cpu, float) and cpu > 0
     assert "maryland-community-7.yaml" in str(figures["engine_workload"])
