@@ -22,7 +22,9 @@ which stays inside [0, 1] for a hand seen a handful of times.
 denominations) with the meters evolving, and reports the figures of
 :mod:`etg.math.sim_figures` under the same keys as
 :func:`etg.math.vector_full.simulate_full`, so that the two can be compared
-figure by figure (tests/test_agreement.py).
+figure by figure (tests/test_agreement.py). It spreads the rounds over worker
+processes (``jobs``, ``etg sim --jobs``): each a table of its own with a seed stream
+of its own (:func:`engine_parts`), their whole-cent sums added exactly.
 """
 
 from __future__ import annotations
