@@ -1,6 +1,7 @@
 """The floor under ``engine_rounds_per_s``: what a round costs in this engine's design, rules aside.
 
-Not one of ``etg bench``'s figures (those are ``bench_*.py``); run it by hand::
+``bench_engine`` measures it beside the engine in the same run
+(``engine_floor_rounds_per_s``); run by hand it also prints what a round is made of::
 
     .venv/bin/python benchmarks/engine_floor.py
 
@@ -27,10 +28,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import bench_engine
-
 import etg.core.evolve
 from etg.config.loader import load_paytable
 from etg.config.places import shipped_config_dir
@@ -46,6 +43,9 @@ ROUNDS = 2_000
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_engine  # not at the top: bench_engine imports this module
+
     paytable = load_paytable(shipped_config_dir() / "paytables" / bench_engine.PAYTABLE).paytable
     counts = round_counts(paytable)
     print(f"a round of {bench_engine.PAYTABLE}'s busiest workload, {ROUNDS:,} rounds:")
@@ -58,7 +58,7 @@ def main() -> None:
           f"the same states, events and payments, no rules")
 
 
-def round_counts(paytable: Any) -> dict[str, float]:
+def round_counts(paytable: Any, rounds: int = ROUNDS) -> dict[str, float]:
     """Commands, new states, events, payments and Python calls per round, on the real engine."""
     tally: Counter[str] = Counter()
     real_evolve = etg.core.evolve.evolve
@@ -97,20 +97,21 @@ def round_counts(paytable: Any) -> dict[str, float]:
         state, _ = driver.play_round(state)  # the first round places each wager by hand
         tally.clear()
         sys.setprofile(profile)
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             state, _ = driver.play_round(state)
     finally:
         sys.setprofile(None)
         for module in patched:
             module.evolve = real_evolve  # type: ignore[attr-defined]
         Payment.__init__ = real_payment_init  # type: ignore[method-assign]
-    per_round = {name: tally[name] / ROUNDS
+    per_round = {name: tally[name] / rounds
                  for name in ("commands", "states", "events", "payments")}
-    per_round["python calls"] = calls / ROUNDS
+    per_round["python calls"] = calls / rounds
     return per_round
 
 
-def skeleton_rounds_per_second(paytable: Any, counts: dict[str, float]) -> float:
+def skeleton_rounds_per_second(paytable: Any, counts: dict[str, float],
+                               rounds: int = ROUNDS) -> float:
     """Rounds a second of a round that only builds the counted states, events and payments."""
     commands = round(counts["commands"])
     states = round(counts["states"])
@@ -129,7 +130,7 @@ def skeleton_rounds_per_second(paytable: Any, counts: dict[str, float]) -> float
     handlers[type(command)] = handler
     per_command, extra = divmod(states, commands)
     start = time.perf_counter()
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         recorded = Events()
         for i in range(commands):
             state = handlers[type(command)](state, per_command + (i < extra), recorded)
@@ -137,7 +138,7 @@ def skeleton_rounds_per_second(paytable: Any, counts: dict[str, float]) -> float
             recorded.record(BetsOpened, 1)
         for _ in range(payments):
             settle.Payment(WagerKind.INITIAL, Result.LOST, 100)
-    return ROUNDS / (time.perf_counter() - start)
+    return rounds / (time.perf_counter() - start)
 
 
 if __name__ == "__main__":

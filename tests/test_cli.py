@@ -144,3 +144,34 @@ def test_paytable_check_warns_when_the_bonus_spin_return_leaves_the_operators_ba
     assert len(json.loads(out)["paytables"][0]["warnings"]) == 2
     code, out, _ = invoke("paytable", "check", str(MD5), "--json")
     assert json.loads(out)["paytables"][0]["warnings"] == []
+
+
+@pytest.mark.slow
+def test_sim_engine_over_two_jobs_gives_the_same_figures_twice() -> None:
+    args = ("sim", str(MD5), "--rounds", "300", "--seed", "6", "--json", "--engine")
+    runs = [json.loads(invoke(*args, "--jobs", "2")[1]) for _ in range(2)]
+    assert runs[0]["jobs"] == 2
+    assert runs[0]["figures"] == runs[1]["figures"]
+    one = json.loads(invoke(*args, "--jobs", "1")[1])
+    assert one["jobs"] == 1
+    assert one["figures"]["house_edge_war"] != runs[0]["figures"]["house_edge_war"]
+
+
+@pytest.mark.slow
+def test_sim_engine_runs_on_every_core_by_default() -> None:
+    from etg.math.engine_sim import cores
+
+    code, out, _ = invoke("sim", str(MD5), "--rounds", "40", "--seed", "6", "--json")
+    assert code == 0
+    assert json.loads(out)["jobs"] == min(cores(), 40)
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    (("--mode", "vector", "--jobs", "2"), "--jobs is for engine mode"),
+    (("--mode", "vector", "--engine"), "contradict"),
+    (("--jobs", "0"), "--jobs"),
+])
+def test_sim_refuses_jobs_it_cannot_use(extra: tuple[str, ...], says: str) -> None:
+    code, out, err = invoke("sim", str(MD5), "--rounds", "10", *extra)
+    assert code == 2
+    assert says in err and out == ""

@@ -8,7 +8,14 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from etg.math.stats import Z99, Estimate, RatioMean, RunningMean, proportion_estimate
+from etg.math.stats import (
+    Z99,
+    Estimate,
+    ExactRatio,
+    RatioMean,
+    RunningMean,
+    proportion_estimate,
+)
 
 
 def test_z99_is_the_two_sided_99_percent_quantile() -> None:
@@ -169,3 +176,51 @@ def test_a_ratio_of_money_paid_never_reads_below_zero() -> None:
     net = RatioMean()  # a net result can be negative: no cut
     net.add_many([-1.0] * 5_000 + [1.0] * 5_000, 1.0)
     assert net.estimate().low < 0 < net.estimate().high
+
+
+PAIRS = [(-500, 500), (1000, 500), (0, 500), (2500, 1000), (-1000, 1000), (500, 500)]
+
+
+def test_exact_ratio_is_the_ratio_mean_of_whole_numbers() -> None:
+    exact, floats = ExactRatio(), RatioMean()
+    for x, y in PAIRS:
+        exact.add(x, y)
+        floats.add(x / 500, y / 500)  # in units of a stake: the same ratio and interval
+    assert (exact.sum_x, exact.sum_y, exact.count, exact.min_x) == (2500, 4000, 6, -1000)
+    assert (exact.sum_xx, exact.sum_xy, exact.sum_yy) == (8_750_000, 2_000_000, 3_000_000)
+    e, f = exact.estimate(), floats.estimate()
+    assert e.mean == 2500 / 4000 and e.n == 6
+    assert (e.low, e.high) == pytest.approx((f.low, f.high), rel=1e-12)
+
+
+def test_exact_ratio_residual_by_hand() -> None:
+    """R = 1/2 over (1, 1), (0, 1): residuals ±1/2, variance (1/4 + 1/4) / 1."""
+    acc = ExactRatio()
+    acc.add(1, 1)
+    acc.add(0, 1)
+    half = Z99 * math.sqrt(0.5 / 2) / 1
+    assert acc.estimate() == Estimate(0.5, max(0.0, 0.5 - half), 0.5 + half, 2)
+
+
+def test_exact_ratios_merge_to_the_same_sums_in_any_order() -> None:
+    whole, first, second = ExactRatio(), ExactRatio(), ExactRatio()
+    for i, (x, y) in enumerate(PAIRS):
+        whole.add(x, y)
+        (first if i % 2 else second).add(x, y)
+    merged_one_way, merged_other_way = ExactRatio(), ExactRatio()
+    for part in (first, second):
+        merged_one_way.merge(part)
+    for part in (second, first):
+        merged_other_way.merge(part)
+    assert merged_one_way.totals() == merged_other_way.totals() == whole.totals()
+    assert merged_one_way.estimate() == whole.estimate()
+
+
+def test_exact_ratio_refuses_a_float_and_reports_nothing_staked() -> None:
+    acc = ExactRatio()
+    with pytest.raises(TypeError):
+        acc.add(0.5, 1)  # type: ignore[arg-type]
+    acc.add(np.int64(3), 0)  # NumPy integers are whole numbers too
+    acc.add(2, 0)
+    assert acc.count == 2 and isinstance(acc.sum_x, int)
+    assert math.isnan(acc.estimate().mean)

@@ -21,7 +21,7 @@ from etg.config.problems import ConfigError
 if TYPE_CHECKING:
     from etg.core.paytable import Paytable
 
-from etg.cli.program import INVALID, _cabinet_or_exit, _load_or_exit, main
+from etg.cli.program import INVALID, _cabinet_or_exit, _load_or_exit, _refuse, main
 
 # --- etg paytable ---------------------------------------------------------------------------
 
@@ -128,9 +128,14 @@ def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--sim-rounds", type=click.IntRange(min=0), default=200_000, show_default=True,
               help="Rounds of the simulation check; 0 skips it.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
+@click.option("--engine-rounds", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Rounds of the engine cross-check through the real state machine; 0 skips it.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes of the engine cross-check (default: every core).")
 def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_rounds: int,
-             seed: int) -> None:
+             seed: int, engine_rounds: int, jobs: int | None) -> None:
     """Write the regulator's par sheet of each FILE as a standalone HTML page (SPEC §8)."""
+    from etg.math.engine_sim import cores
     from etg.math.parsheet import output_path
     from etg.math.parsheet.figures import par_sheet, sheet_json
     from etg.math.parsheet.html import render
@@ -138,7 +143,8 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
     sheets: list[dict[str, Any]] = []
     for path in files:
         loaded = _load_or_exit(path)
-        sheet = par_sheet(loaded, mix=mix, sim_rounds=sim_rounds, seed=seed, file=str(path))
+        sheet = par_sheet(loaded, mix=mix, sim_rounds=sim_rounds, seed=seed, file=str(path),
+                          engine_rounds=engine_rounds, jobs=jobs or cores())
         target = output_path(out, loaded.paytable.id, len(files) > 1)
         target.write_text(render(sheet), encoding="utf-8")
         sheets.append({"html": str(target), **sheet_json(sheet)})
@@ -158,11 +164,15 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
               show_default=True,
               help="engine: through the real state machine; vector: NumPy. Both play the "
                    "same table (every seat, every wager, live meters) for the same figures.")
+@click.option("--engine", "engine_flag", is_flag=True, help="Same as --mode engine.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="engine mode: worker processes, each a table with a seed stream of its own "
+                   "(default: every core); the same seed and jobs give the same figures.")
 @click.option("--mix", type=click.FloatRange(0, 1), default=None,
               help="Share of $1 Bonus Spin wagers, 0 to 1 (default 0.5).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
-        as_json: bool) -> None:
+def sim(file: Path, rounds: int, seed: int, mode: str, engine_flag: bool, jobs: int | None,
+        mix: float | None, as_json: bool) -> None:
     """Monte Carlo of FILE beside its exact figures, each with its 99 % interval.
 
     SIGTERM stops it where it is (it writes nothing): exit 143.
@@ -170,33 +180,40 @@ def sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
     from etg import stop
 
     with stop.on_sigterm("etg sim", raising=True):
-        _sim(file, rounds, seed, mode, mix, as_json)
+        _sim(file, rounds, seed, mode, engine_flag, jobs, mix, as_json)
 
 
-def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
-         as_json: bool) -> None:
+def _sim(file: Path, rounds: int, seed: int, mode: str, engine_flag: bool, jobs: int | None,
+         mix: float | None, as_json: bool) -> None:
+    from etg.math.engine_sim import cores
     from etg.math.precision import estimate_text, interval_text
 
+    if engine_flag and mode != "engine":
+        _refuse("etg sim: --engine and --mode vector contradict each other")
+    if jobs is not None and mode != "engine":
+        _refuse("etg sim: --jobs is for engine mode; vector mode runs on one core")
+    jobs = min(jobs or cores(), rounds) if mode == "engine" else 1
     loaded = _load_or_exit(file)
     if as_json or not sys.stderr.isatty():
-        rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None)
+        rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix, None, jobs)
     else:
         columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),
                    TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task(f"{mode} sim", total=rounds)
             rows, seconds = _simulate(loaded.paytable, mode, rounds, seed, mix,
-                                      lambda done: bar.update(task, completed=done))
+                                      lambda done: bar.update(task, completed=done), jobs)
     if as_json:
         click.echo(json.dumps({
             "file": str(file), "id": loaded.paytable.id, "mode": mode, "rounds": rounds,
-            "seed": seed, "seconds": round(seconds, 3),
+            "seed": seed, "jobs": jobs, "seconds": round(seconds, 3),
             "figures": {row.key: {"label": row.label, "exact": row.exact, "measured": row.mean,
                                   "low": row.low, "high": row.high, "within_99": row.agrees}
                         for row in rows},
         }, indent=2))
         return
-    table = Table_(title=f"{file}  ·  {mode} mode  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
+    on = f"  ·  {jobs} jobs" if mode == "engine" else ""
+    table = Table_(title=f"{file}  ·  {mode} mode{on}  ·  {rounds:,} rounds  ·  seed {seed}  ·  "
                         f"{seconds:.1f} s")
     for column in ("figure", "exact", "measured", "99 % interval", ""):
         table.add_column(column, justify="left" if column == "figure" else "right")
@@ -210,7 +227,8 @@ def _sim(file: Path, rounds: int, seed: int, mode: str, mix: float | None,
 
 
 def _simulate(paytable: Paytable, mode: str, rounds: int, seed: int, mix: float | None,
-              progress: Callable[[int], None] | None) -> tuple[list[SimRow], float]:
+              progress: Callable[[int], None] | None,
+              jobs: int = 1) -> tuple[list[SimRow], float]:
     """Rows of ``etg sim``: each measured figure with its exact value where it has one."""
 
     from etg.math.engine_sim import agrees, simulate_engine_full
@@ -220,8 +238,10 @@ def _simulate(paytable: Paytable, mode: str, rounds: int, seed: int, mix: float 
 
     setup = standard_setup(paytable, None if mix is None else Fraction(mix).limit_denominator())
     # The same table and the same figures in both modes: the real state machine or NumPy.
-    play = simulate_engine_full if mode == "engine" else simulate_full
-    full = play(paytable, rounds, seed, setup, progress=progress)
+    if mode == "engine":
+        full = simulate_engine_full(paytable, rounds, seed, setup, progress=progress, jobs=jobs)
+    else:
+        full = simulate_full(paytable, rounds, seed, setup, progress=progress)
     known = {key: float(value) for key, value in exact_figures(paytable, setup).items()}
     order = list(known) + sorted(set(full.figures) - set(known))
     rows = []

@@ -55,3 +55,7 @@ class Refused(ValueError):
         super().__init__(message)
         self.reason = reason
         self.message = message
+
+    def __reduce__(self) -> tuple[type[Refused], tuple[Reason, str]]:
+        """Both arguments, so that a refusal crosses from a worker process intact."""
+        return type(self), (self.reason, self.message)

@@ -5,7 +5,10 @@
 beside its exact value (:func:`etg.math.sim_figures.bounded_figures`). A row
 *agrees* when the exact value lies inside the measured 99 % interval, or the
 event is too rare to have been seen yet (:func:`etg.math.engine_sim.agrees`).
-The par sheet prints these rows as its simulation check (SPEC §8).
+The par sheet prints these rows as its simulation check (SPEC §8), and
+:func:`engine_agreement`'s as its engine cross-check: the same figures played
+through the real state machine over worker processes
+(:func:`etg.math.engine_sim.simulate_engine_full`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from etg.core.paytable import Paytable
-from etg.math.engine_sim import agrees
+from etg.math.engine_sim import agrees, simulate_engine_full
 from etg.math.sim_figures import bounded_figures, figure_label
 from etg.math.sim_setup import TableSetup, standard_setup
 from etg.math.stats import Estimate
@@ -44,6 +47,14 @@ def sim_agreement(paytable: Paytable, rounds: int, seed: int = 0,
     """
     setup = standard_setup(paytable, mix)
     return agreement_rows(paytable, setup, simulate_full(paytable, rounds, seed, setup))
+
+
+def engine_agreement(paytable: Paytable, rounds: int, seed: int = 0,
+                     mix: Fraction | None = None, jobs: int = 1) -> list[AgreementRow]:
+    """:func:`sim_agreement`'s rows played by the engine itself, over ``jobs`` processes."""
+    setup = standard_setup(paytable, mix)
+    return agreement_rows(paytable, setup,
+                          simulate_engine_full(paytable, rounds, seed, setup, jobs=jobs))
 
 
 def agreement_rows(paytable: Paytable, setup: TableSetup,

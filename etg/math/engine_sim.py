@@ -22,16 +22,23 @@ which stays inside [0, 1] for a hand seen a handful of times.
 denominations) with the meters evolving, and reports the figures of
 :mod:`etg.math.sim_figures` under the same keys as
 :func:`etg.math.vector_full.simulate_full`, so that the two can be compared
-figure by figure (tests/test_agreement.py).
+figure by figure (tests/test_agreement.py). It spreads the rounds over worker
+processes (``jobs``, ``etg sim --jobs``): each a table of its own with a seed stream
+of its own (:func:`engine_parts`), their whole-cent sums added exactly.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
+import queue
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
 
 from etg.core.cards import Card
 from etg.core.engine import apply, new_table
@@ -52,7 +59,7 @@ from etg.core.wheel import WheelStops
 from etg.math.bonus import bonus_spin_figures
 from etg.math.progressive_payout import progressive_payout_figures
 from etg.math.sim_setup import TableSetup, bots, denominations, standard_setup
-from etg.math.stats import Estimate, RatioMean, RunningMean, proportion_estimate
+from etg.math.stats import Estimate, ExactRatio, RunningMean, proportion_estimate
 from etg.math.vector_full import FigureSums, FullSimResult, MetersAtAward
 from etg.math.vector_sim import SimResult
 from etg.table.bots import Bot, RoundDriver, standard_bots
@@ -257,6 +264,7 @@ def simulate_engine_full(
     setup: TableSetup | None = None,
     progress: Callable[[int], None] | None = None,
     progress_every: int = 1_000,
+    jobs: int = 1,
 ) -> FullSimResult:
     """Play ``rounds`` rounds of ``setup`` (default: :func:`~etg.math.sim_setup.standard_setup`).
 
@@ -264,30 +272,176 @@ def simulate_engine_full(
     figure keys (:mod:`etg.math.sim_figures`), read off the engine's events:
     each seat's Bonus Spin denomination is drawn afresh every round with the
     setup's mix, the meters evolve in the engine itself.
+
+    With ``jobs`` above one, that many processes each play a share of the rounds
+    on a table of their own, with a seed stream of their own (:func:`engine_parts`).
+    Every figure is kept as whole cents and counts (:class:`~etg.math.stats.ExactRatio`),
+    so the workers' sums add up exactly: the same seed and jobs give the same figures
+    to the last bit, and one job is the single-process run of the same seed.
+    """
+    start = time.perf_counter()
+    tally = engine_tally(paytable, rounds, seed, setup or standard_setup(paytable), jobs,
+                         progress, progress_every)
+    seconds = time.perf_counter() - start
+    return FullSimResult(rounds, seconds, tally.figures(), dict(tally.awards))
+
+
+def engine_tally(paytable: Paytable, rounds: int, seed: int, setup: TableSetup, jobs: int = 1,
+                 progress: Callable[[int], None] | None = None,
+                 progress_every: int = 1_000) -> EngineTally:
+    """The integer sums behind :func:`simulate_engine_full`'s figures, over ``jobs`` processes.
+
+    One job plays in this process; more each play their :func:`engine_parts` in a
+    worker of their own, and their tallies are merged in the parts' order.
+    ``progress(done)`` gets the rounds played by all the workers together.
     """
     if rounds < 1:
         raise ValueError(f"rounds must be positive, not {rounds}")
-    setup = setup or standard_setup(paytable)
+    if jobs < 1:
+        raise ValueError(f"jobs must be positive, not {jobs}")
+    parts = engine_parts(rounds, seed, jobs)
+    if len(parts) == 1:
+        return play_part(paytable, setup, parts[0], progress, progress_every)
+    return _play_in_processes(paytable, setup, parts, progress, progress_every)
+
+
+@dataclass(frozen=True)
+class EnginePart:
+    """One worker's share: its index, its rounds and the seed of its stream."""
+
+    index: int
+    rounds: int
+    seed: int
+
+
+def engine_parts(rounds: int, seed: int, jobs: int) -> tuple[EnginePart, ...]:
+    """``rounds`` split over ``jobs`` workers (at most one a round), the first ones one more."""
+    jobs = min(jobs, rounds)
+    share, extra = divmod(rounds, jobs)
+    return tuple(EnginePart(k, share + (k < extra), worker_seed(seed, k)) for k in range(jobs))
+
+
+def worker_seed(seed: int, worker: int) -> int:
+    """The seed of worker ``worker``'s stream: ``seed`` itself for the first worker.
+
+    So one job plays exactly the single-process simulation of ``seed``. The others
+    take 128 bits of SHA-256 over the seed and their index: streams that do not
+    depend on how many workers there are, nor overlap in any way that matters.
+    """
+    if worker == 0:
+        return seed
+    digest = hashlib.sha256(f"etg engine sim {seed} {worker}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
+def play_part(paytable: Paytable, setup: TableSetup, part: EnginePart,
+              progress: Callable[[int], None] | None = None,
+              progress_every: int = 1_000) -> EngineTally:
+    """One table from a new shoe and initial meters, playing ``part``'s rounds in this process."""
     small, large = denominations(paytable)
-    mixer = random.Random(seed ^ 0x5EED)  # the denominations, apart from the shoe's source
-    source = SeededSource(seed)
-    tally = _FullTally(paytable, setup)
+    mixer = random.Random(part.seed ^ 0x5EED)  # the denominations, apart from the shoe's source
+    source = SeededSource(part.seed)
+    tally = EngineTally(paytable, setup)
     state = new_table(paytable)
-    start = time.perf_counter()
-    for done in range(1, rounds + 1):
+    for done in range(1, part.rounds + 1):
         cents = {s.seat: (small if mixer.randrange(setup.mix.denominator) < setup.mix.numerator
                           else large) for s in setup.seats} if setup.bonus_spin else {}
         # a driver per round: the seats' Bonus Spin wagers change from round to round
         state, events = RoundDriver(bots(setup, cents), source, apply).play_round(state)
         tally.add_round(events, cents)
-        if progress is not None and (done % progress_every == 0 or done == rounds):
+        if progress is not None and (done % progress_every == 0 or done == part.rounds):
             progress(done)
-    seconds = time.perf_counter() - start
-    return FullSimResult(rounds, seconds, tally.figures(), dict(tally.awards))
+    return tally
 
 
-class _FullTally(FigureSums):
-    """Per-round money and counts of every whole-game figure, from the events."""
+def cores() -> int:
+    """The cores this process may run on: ``etg sim``'s default number of jobs."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _play_in_processes(paytable: Paytable, setup: TableSetup, parts: tuple[EnginePart, ...],
+                       progress: Callable[[int], None] | None,
+                       progress_every: int) -> EngineTally:
+    """Each part in a worker process of its own; their tallies merged in the parts' order.
+
+    A worker sends back its tally or the exception that stopped it. One that dies
+    without a word (killed) is reported as such, and whatever stops this process
+    while the workers play (an error, SIGTERM) ends them too: none is waited for.
+    """
+    context = _context()
+    done = context.Array("q", len(parts), lock=False)  # rounds played, by worker
+    results = context.Queue()
+    workers = [context.Process(target=_play_worker, daemon=True,
+                               args=(paytable, setup, part, done, progress_every, results))
+               for part in parts]
+    tallies: dict[int, EngineTally] = {}
+    try:
+        for worker in workers:
+            worker.start()
+        while len(tallies) < len(parts):
+            try:
+                index, outcome = results.get(timeout=0.25)
+            except queue.Empty:
+                _check_alive(workers, tallies)
+            else:
+                if isinstance(outcome, BaseException):
+                    raise outcome
+                tallies[index] = outcome
+            if progress is not None:
+                progress(sum(done))
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                # SIGKILL, not SIGTERM: a worker forked from a process where SDL is running
+                # inherits SDL's SIGTERM handler, which only queues a quit event
+                worker.kill()
+            worker.join()
+    total = tallies[0]
+    for index in range(1, len(parts)):
+        total.merge(tallies[index])
+    return total
+
+
+def _check_alive(workers: list[Any], tallies: dict[int, EngineTally]) -> None:
+    """A worker killed (or crashed) before its tally came is a fault, not something to wait
+    for. One that ended well (exit code 0) sent its tally or its error first."""
+    for index, worker in enumerate(workers):
+        if index not in tallies and worker.exitcode not in (None, 0):
+            raise RuntimeError(f"engine worker {index + 1} of {len(workers)} ended without its "
+                               f"figures (exit code {worker.exitcode})")
+
+
+def _context() -> Any:
+    """Forked workers where the platform has fork: a spawned one would first import the
+    caller's main module again (a script, a bench, a test), and only ``etg`` guards that."""
+    try:
+        return get_context("fork")
+    except ValueError:
+        return get_context("spawn")
+
+
+def _play_worker(paytable: Paytable, setup: TableSetup, part: EnginePart, done: Any,
+                 progress_every: int, results: Any) -> None:
+    """A worker process: its part's tally, or what stopped it, onto ``results``."""
+
+    def progress(rounds: int) -> None:
+        done[part.index] = rounds
+
+    try:
+        results.put((part.index, play_part(paytable, setup, part, progress, progress_every)))
+    except Exception as error:  # sent to the parent, which raises it
+        results.put((part.index, error))
+
+
+class EngineTally(FigureSums):
+    """Per-round money and counts of every whole-game figure, from the events.
+
+    Money is kept in whole cents (:class:`~etg.math.stats.ExactRatio`): the ratio
+    and its interval do not depend on the unit, and integer sums merge exactly.
+    """
 
     def __init__(self, paytable: Paytable, setup: TableSetup) -> None:
         super().__init__()
@@ -298,6 +452,7 @@ class _FullTally(FigureSums):
         self.measured = sorted({j for s in setup.seats if s.decision is Decision.WAR
                                 for j in s.spots})
         self.meter_values.update((level, MetersAtAward()) for level in ProgressiveLevel)
+        self.ratios: dict[str, ExactRatio] = {}  # the returns (FigureSums.sums stays empty)
         self.rounds = 0
         self.awards: dict[ProgressiveLevel, int] = {
             level: 0 for level in ProgressiveLevel if paytable.meter(level) is not None}
@@ -305,19 +460,19 @@ class _FullTally(FigureSums):
         self.symbols = sorted({s.symbol for s in bonus.hot_spot_ring}) if bonus else []
 
     def add_round(self, events: list[Event], bonus_cents: dict[int, int]) -> None:
-        x: dict[str, float] = {}
-        y: dict[str, float] = {}
+        x: dict[str, int] = {}  # cents paid (or, for a house edge, kept) this round, by figure
+        y: dict[str, int] = {}  # cents staked
 
-        def money(key: str, paid: float, staked: float = 0.0) -> None:
-            x[key] = x.get(key, 0.0) + paid
-            y[key] = y.get(key, 0.0) + staked
+        def money(key: str, paid: int, staked: int = 0) -> None:
+            x[key] = x.get(key, 0) + paid
+            y[key] = y.get(key, 0) + staked
 
         cards: dict[tuple[bool, int], Card] = {}
         hands: dict[tuple[int, int], PayoutHand] = {}
         stops: WheelStops | None = None
         p, setup = self.paytable, self.setup
         for key in self._ratio_keys(bonus_cents):
-            money(key, 0.0)
+            money(key, 0)
         for e in events:
             if isinstance(e, CardDealt):
                 cards[(e.war, e.spot if e.target is Target.SPOT else 0)] = e.card
@@ -344,8 +499,26 @@ class _FullTally(FigureSums):
                 for s in self.symbols:
                     self._count(f"hot_spot.{s}", int(s == symbol), 1)
         for key in x:
-            self.sums.setdefault(key, RatioMean()).add(x[key], y[key])
+            self.ratios.setdefault(key, ExactRatio()).add(x[key], y[key])
         self.rounds += 1
+
+    def merge(self, other: EngineTally) -> None:
+        """Add another table's rounds (another worker's) to these: exact integer sums."""
+        for key, acc in other.ratios.items():
+            self.ratios.setdefault(key, ExactRatio()).merge(acc)
+        for key, (hits, trials) in other.counts.items():
+            self._count(key, hits, trials)
+        for level, meters in other.meter_values.items():
+            self.meter_values[level].merge(meters)
+        for level, awards in other.awards.items():
+            self.awards[level] += awards
+        self.rounds += other.rounds
+
+    def figures(self) -> dict[str, Estimate]:
+        """Every figure measured, by key: the returns, then as :meth:`FigureSums.figures`."""
+        out = {key: acc.estimate() for key, acc in self.ratios.items() if acc.sum_y}
+        out.update(super().figures())
+        return out
 
     def _ratio_keys(self, bonus_cents: dict[int, int]) -> list[str]:
         """Every return measured this round, so that a round paying nothing still counts."""
@@ -359,42 +532,39 @@ class _FullTally(FigureSums):
         return keys
 
     def _settled(self, e: WagerSettled, bonus_cents: dict[int, int],
-                 money: Callable[[str, float, float], None]) -> None:
+                 money: Callable[[str, int, int], None]) -> None:
         kind, stake = e.payment.kind, e.payment.stake
         setup = self.setup
         if kind in (WagerKind.INITIAL, WagerKind.WAR):
             key = ("house_edge_war" if self.decision[e.seat] is Decision.WAR
                    else "house_edge_surrender")
             staked = stake if kind is WagerKind.INITIAL else 0
-            money(key, (stake - e.paid) / setup.initial_cents, staked / setup.initial_cents)
+            money(key, stake - e.paid, staked)
         elif kind is WagerKind.TIE:
-            money("tie_house_edge", (stake - e.paid) / setup.tie_cents, stake / setup.tie_cents)
+            money("tie_house_edge", stake - e.paid, stake)
         elif kind is WagerKind.WAR_TIE:
-            money("war_tie_wager_house_edge", (stake - e.paid) / setup.war_tie_cents,
-                  stake / setup.war_tie_cents)
+            money("war_tie_wager_house_edge", stake - e.paid, stake)
         elif kind is WagerKind.PROGRESSIVE_PAYOUT:
-            unit = setup.payout_cents
             for key in ("progressive_payout.rtp_fixed", "progressive_payout.rtp_at_reset",
                         "progressive_payout.rtp"):
-                money(key, e.paid / unit, stake / unit)
+                money(key, e.paid, stake)
         elif kind is WagerKind.ENVY_BONUS:
-            money("envy_bonus.rtp", e.paid / setup.payout_cents, 0.0)
+            money("envy_bonus.rtp", e.paid, 0)
         elif kind is WagerKind.BONUS_SPIN:
             cents = bonus_cents[e.seat]
             for what in ("rtp_fixed", "rtp_at_reset", "rtp"):
-                money(f"bonus_spin.{cents}.{what}", e.paid / cents, stake / cents)
+                money(f"bonus_spin.{cents}.{what}", e.paid, stake)
         elif kind is WagerKind.PROGRESSIVE:
             if e.spot:
-                money("progressive_payout.rtp", e.paid / setup.payout_cents, 0.0)
+                money("progressive_payout.rtp", e.paid, 0)
             else:
-                cents = bonus_cents[e.seat]
-                money(f"bonus_spin.{cents}.rtp", e.paid / cents, 0.0)
+                money(f"bonus_spin.{bonus_cents[e.seat]}.rtp", e.paid, 0)
         if kind is WagerKind.PROGRESSIVE_PAYOUT and setup.payout_cents:
-            money("envy_bonus.rtp", 0.0, stake / setup.payout_cents)
+            money("envy_bonus.rtp", 0, stake)
 
     def _award(self, e: ProgressiveAwarded, hands: dict[tuple[int, int], PayoutHand],
                stops: WheelStops | None, bonus_cents: dict[int, int],
-               money: Callable[[str, float, float], None]) -> None:
+               money: Callable[[str, int, int], None]) -> None:
         """The meter at the award, and the award valued at the reset amount."""
         level = e.level
         rules = self.paytable.meter(level)
@@ -405,8 +575,7 @@ class _FullTally(FigureSums):
             payout = self.paytable.progressive_payout
             assert payout is not None
             pct = payout.pays.of(hands[(e.seat, e.spot)]).meter_percent
-            money("progressive_payout.rtp_at_reset",
-                  rules.reset_cents * pct // 100 / self.setup.payout_cents, 0.0)
+            money("progressive_payout.rtp_at_reset", rules.reset_cents * pct // 100, 0)
             return
         bonus = self.paytable.bonus_spin
         assert bonus is not None and stops is not None
@@ -414,7 +583,7 @@ class _FullTally(FigureSums):
         percents = bonus.hot_spot_ring[stops.hot_spot].meter_percent
         assert percents is not None
         money(f"bonus_spin.{cents}.rtp_at_reset",
-              rules.reset_cents * percents[bonus.column(cents)] // 100 / cents, 0.0)
+              rules.reset_cents * percents[bonus.column(cents)] // 100, 0)
 
     def _cards(self, cards: dict[tuple[bool, int], Card]) -> None:
         dealer = cards[(False, 0)]

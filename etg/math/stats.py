@@ -25,8 +25,10 @@ pairwise summation and ``add_counts`` with :func:`math.fsum`.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
@@ -166,6 +168,67 @@ class RatioMean:
         variance = max(0.0, residual / (n - 1))
         half = z * math.sqrt(variance / n) / (self.sum_y / n)
         low = r - half if self.min_x < 0 else max(0.0, r - half)
+        return Estimate(r, low, r + half, n)
+
+
+class ExactRatio:
+    """:class:`RatioMean` of whole numbers (cents, counts), its sums exact Python integers.
+
+    Integer sums do not round, so accumulators filled in any order, or in several
+    processes and added together with :meth:`merge`, hold the same sums to the last
+    unit, and give the same estimate to the last bit. The estimate does not depend
+    on the unit of ``x`` and ``y`` (a ratio and its relative spread), so cents will
+    do; its residual sum is worked out exactly before the one division.
+    """
+
+    __slots__ = ("count", "min_x", "sum_x", "sum_xx", "sum_xy", "sum_y", "sum_yy")
+
+    def __init__(self) -> None:
+        self.count = self.sum_x = self.sum_y = self.sum_xx = self.sum_xy = self.sum_yy = 0
+        self.min_x: int | None = None
+
+    def add(self, x: int, y: int) -> None:
+        """One round's pair; ``operator.index`` refuses a float (it would not sum exactly)."""
+        x, y = operator.index(x), operator.index(y)
+        self.count += 1
+        self.min_x = x if self.min_x is None else min(self.min_x, x)
+        self.sum_x += x
+        self.sum_y += y
+        self.sum_xx += x * x
+        self.sum_xy += x * y
+        self.sum_yy += y * y
+
+    def merge(self, other: ExactRatio) -> None:
+        """Add ``other``'s rounds to these: the sums of both, exactly."""
+        self.count += other.count
+        if other.min_x is not None:
+            self.min_x = other.min_x if self.min_x is None else min(self.min_x, other.min_x)
+        self.sum_x += other.sum_x
+        self.sum_y += other.sum_y
+        self.sum_xx += other.sum_xx
+        self.sum_xy += other.sum_xy
+        self.sum_yy += other.sum_yy
+
+    def totals(self) -> tuple[int, int | None, int, int, int, int, int]:
+        """Every sum, for comparing two accumulators exactly."""
+        return (self.count, self.min_x, self.sum_x, self.sum_y, self.sum_xx, self.sum_xy,
+                self.sum_yy)
+
+    @property
+    def ratio(self) -> float:
+        return self.sum_x / self.sum_y if self.sum_y else math.nan
+
+    def estimate(self, z: float = Z99) -> Estimate:
+        """As :meth:`RatioMean.estimate`; NaN when nothing was staked."""
+        n, sx, sy = self.count, self.sum_x, self.sum_y
+        r = self.ratio
+        if n < 2 or not sy:
+            return Estimate(r, -math.inf, math.inf, n)
+        # Σ(x − R·y)² with R = Σx / Σy, times Σy²: an integer, exact
+        scaled = self.sum_xx * sy * sy - 2 * sx * sy * self.sum_xy + sx * sx * self.sum_yy
+        variance = float(Fraction(max(0, scaled), sy * sy * (n - 1)))
+        half = z * math.sqrt(variance / n) / (sy / n)
+        low = r - half if self.min_x is not None and self.min_x < 0 else max(0.0, r - half)
         return Estimate(r, low, r + half, n)
 
 

@@ -82,7 +82,7 @@ from etg.core.settle import Outcome
 from etg.math.bonus import trigger_faces
 from etg.math.exact import SUITS_PER_DECK
 from etg.math.sim_setup import TableSetup, denominations, standard_setup
-from etg.math.stats import Estimate, RatioMean, proportion_estimate
+from etg.math.stats import Estimate, ExactRatio, RatioMean, proportion_estimate
 from etg.math.vector_sim import HAND_CODES, NO_HAND, OUTCOME_CODE, hand_codes, net_tables
 
 TIE = OUTCOME_CODE[Outcome.TIE]
@@ -492,7 +492,7 @@ class MetersAtAward:
     """
 
     def __init__(self) -> None:
-        self.acc = RatioMean()
+        self.acc = ExactRatio()  # whole cents and counts: sums that merge exactly
         self.seen = False
         self.round = -1
         self.total = 0
@@ -509,6 +509,16 @@ class MetersAtAward:
         self.total += meter_cents
         self.count += 1
 
+    def sums(self) -> ExactRatio:
+        """Every round with awards so far: (the sum of its meters, its awards)."""
+        self._flush()
+        return self.acc
+
+    def merge(self, other: MetersAtAward) -> None:
+        """Add the awards of ``other``, another table's (its own first award left out)."""
+        self.sums().merge(other.sums())
+        self.seen = self.seen or other.seen
+
     def _flush(self) -> None:
         if self.count:
             self.acc.add(self.total, self.count)
@@ -516,8 +526,8 @@ class MetersAtAward:
 
     def estimate(self) -> Estimate | None:
         """The mean meter at an award (cents), or None with too few rounds with awards."""
-        self._flush()
-        return self.acc.estimate() if self.acc.count >= MIN_AWARD_ROUNDS else None
+        acc = self.sums()
+        return acc.estimate() if acc.count >= MIN_AWARD_ROUNDS else None
 
 
 def _codes(spot: npt.NDArray[np.int16], dealer: npt.NDArray[np.int16]) -> npt.NDArray[np.int8]:

@@ -18,7 +18,7 @@ from typing import Any
 from etg import __version__
 from etg.config.loader import LoadedPaytable
 from etg.core.paytable import BonusSpin, Paytable, ProgressiveLevel, WheelSegment
-from etg.math.agreement import AgreementRow, sim_agreement
+from etg.math.agreement import AgreementRow, engine_agreement, sim_agreement
 from etg.math.bonus import (
     BonusSpinFigures,
     bonus_spin_figures,
@@ -169,11 +169,16 @@ class ParSheet:
     sim_rounds: int
     agreement: tuple[AgreementRow, ...]
     meter_checks: tuple[MeterCheck, ...]
+    engine_rounds: int = 0  # the engine cross-check: rounds through the real state machine
+    engine_jobs: int = 0  # over this many processes
+    engine_agreement: tuple[AgreementRow, ...] = ()
 
 
 def par_sheet(loaded: LoadedPaytable, mix: Fraction | None = None, sim_rounds: int = 0,
-              seed: int = 0, file: str | None = None) -> ParSheet:
-    """Every figure of ``loaded``'s paytable; the simulation check too when ``sim_rounds`` > 0.
+              seed: int = 0, file: str | None = None, engine_rounds: int = 0,
+              jobs: int = 1) -> ParSheet:
+    """Every figure of ``loaded``'s paytable; the simulation check too when ``sim_rounds`` > 0,
+    and the engine cross-check over ``jobs`` processes when ``engine_rounds`` > 0.
 
     ``mix`` is the share of Bonus Spin wagers in the smallest denomination
     ($1), one half when None (the paytable carries no mix).
@@ -193,11 +198,16 @@ def par_sheet(loaded: LoadedPaytable, mix: Fraction | None = None, sim_rounds: i
     if sim_rounds > 0:
         agreement = tuple(sim_agreement(paytable, sim_rounds, seed, share))
         checks = _meter_checks(paytable, bonus, payout, seed)
+    engine: tuple[AgreementRow, ...] = ()
+    if engine_rounds > 0:
+        engine = tuple(engine_agreement(paytable, engine_rounds, seed, share, jobs))
     return ParSheet(
         identity=identity, paytable=paytable, main=main, policies=policies, spread=spread,
         tie_wagers=_tie_wagers(paytable, main), bonus=bonus, payout=payout,
         volatility=_volatility(policies, _tie_wagers(paytable, main), bonus, payout),
-        sim_rounds=sim_rounds, agreement=agreement, meter_checks=checks)
+        sim_rounds=sim_rounds, agreement=agreement, meter_checks=checks,
+        engine_rounds=engine_rounds, engine_jobs=min(jobs, engine_rounds) if engine else 0,
+        engine_agreement=engine)
 
 
 def _tie_wagers(paytable: Paytable, main: MainGameFigures) -> tuple[TieWagerFigures, ...]:
@@ -415,6 +425,12 @@ def sheet_json(sheet: ParSheet) -> dict[str, Any]:
                         "low": c.simulation.award_cents[c.wager_cents].low,
                         "high": c.simulation.award_cents[c.wager_cents].high,
                         "agrees": c.agrees} for c in sheet.meter_checks],
+        },
+        "engine_check": {
+            "rounds": sheet.engine_rounds, "jobs": sheet.engine_jobs,
+            "agreement": [{"name": r.name, "exact": r.exact, "mean": r.estimate.mean,
+                           "low": r.estimate.low, "high": r.estimate.high, "agrees": r.agrees}
+                          for r in sheet.engine_agreement],
         },
     }
     return out

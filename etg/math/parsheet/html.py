@@ -82,7 +82,8 @@ def render(sheet: ParSheet) -> str:
         parts.append(_payout(sheet.payout, sheet.paytable))
     if sheet.bonus is not None:
         parts.append(_bonus(sheet.bonus, sheet))
-    parts += [_volatility(sheet), _simulation(sheet), _method(), "</body></html>"]
+    parts += [_volatility(sheet), _simulation(sheet), _engine_check(sheet), _method(),
+              "</body></html>"]
     return "\n".join(parts)
 
 
@@ -537,6 +538,22 @@ def exact_cell(value: float, error: float) -> str:
 def _simulated(mean: float, low: float, high: float) -> list[str]:
     """A simulated mean and its interval, with the decimals the interval's half-width allows."""
     return [estimate_text(mean, (high - low) / 2), interval_text(low, high)]
+
+
+def _engine_check(sheet: ParSheet) -> str:
+    """The same figures played through the real state machine: shown only when it was run."""
+    if not sheet.engine_rounds:
+        return ""
+    rows = [[r.name, exact_cell(r.exact, r.exact_error),
+             *_simulated(r.estimate.mean, r.estimate.low, r.estimate.high),
+             "agrees" if r.agrees else "OUTSIDE"] for r in sheet.engine_agreement]
+    return ("<section id='engine-check' class='major'><h2>Engine cross-check</h2>"
+            + _note(f"{sheet.engine_rounds:,} rounds through the real state machine (the "
+                    f"game's own engine, bots at every seat), over {sheet.engine_jobs} "
+                    f"processes each with a seed stream of its own: each exact figure beside "
+                    f"its estimate and 99 % interval.")
+            + _table(("figure", "exact", "engine", "99 % interval", ""), rows)
+            + "</section>")
 
 
 def _method() -> str:
