@@ -4,6 +4,7 @@ drawn (etg.ui.screen), and the display still gets every frame, whole and in orde
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 from etg.ui.canvas import LOGICAL
 from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
-from etg.ui.screen import Screen
+from etg.ui.screen import HANDOVER_S, Screen
 
 WINDOW = (1280, 800)
 COLOURS = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (240, 240, 240)]
@@ -245,3 +246,17 @@ def test_only_what_changed_is_copied_into_the_window(window: pygame.Surface) -> 
     shown = screen.window
     assert shown.get_at((10, 100)) == (255, 0, 255)  # left alone: that tile did not change
     assert near(middle_of(shown, (810, 440)), (255, 255, 255))  # the new square, scaled
+
+
+def test_a_scaled_screen_hands_the_interpreter_over_within_a_millisecond(
+        window: pygame.Surface) -> None:
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)  # CPython's own
+        screen = Screen(window, lambda: window, None)
+        screen.begin().fill(COLOURS[0])
+        screen.present()
+        screen.close()
+        assert sys.getswitchinterval() == pytest.approx(HANDOVER_S)
+    finally:
+        sys.setswitchinterval(before)

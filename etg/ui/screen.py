@@ -23,6 +23,7 @@ it. Whoever reads :attr:`Screen.window` gets the last frame's picture, finished.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,14 @@ from etg.ui.input import InputAdapter, Phase, Touch
 from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
+
+
+HANDOVER_S = 0.001
+"""The longest the scaling thread waits for the interpreter after each step (set for the
+process when a screen is first scaled; CPython's own is 5 ms). It takes the interpreter back
+after every pygame or numpy call (each lets go of it while it works), half a dozen times a
+frame, while the frame's thread runs Python: at 5 ms a step the scaling of a frame could
+outlast the next frame, which then waits for it."""
 
 
 @dataclass
@@ -210,6 +219,8 @@ class _Scaling:
     error: BaseException | None = None
 
     def start(self) -> None:
+        if sys.getswitchinterval() > HANDOVER_S:
+            sys.setswitchinterval(HANDOVER_S)
         threading.Thread(target=self._run, name="etg-scale", daemon=True).start()
 
     def _run(self) -> None:
