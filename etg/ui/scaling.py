@@ -83,11 +83,10 @@ def changed(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid) -> li
     each scaled with one call: the scaling thread takes the interpreter back after each."""
     t = grid.tile
     width, height = canvas.get_size()
-    now, before = _pixels(canvas), _pixels(reference)
+    now, before = _pixels(canvas, t), _pixels(reference, t)
     differs = np.not_equal(now, before)
-    per_px = now.shape[1] // width  # 1, or a pixel's bytes where it is not one 32-bit word
     bands = differs.reshape(height // t, t, now.shape[1]).any(axis=1)
-    tiles = bands.reshape(height // t, width // t, t * per_px).any(axis=2)
+    tiles = bands.reshape(height // t, width // t, -1).any(axis=2)
     del now, before  # the surfaces are locked while their pixels are viewed
     areas: list[pygame.Rect] = []
     for band, row in enumerate(tiles):
@@ -115,12 +114,11 @@ def scale_parts(canvas: pygame.Surface, target: pygame.Surface, areas: list[pyga
     return placed
 
 
-def _pixels(surface: pygame.Surface) -> np.ndarray:
-    """The surface's rows as numbers, without copying: one 32-bit word a pixel, or a
-    pixel's bytes where it is not 4 bytes (a 16- or 24-bit display)."""
+def _pixels(surface: pygame.Surface, tile: int) -> np.ndarray:
+    """The surface's rows, without copying, as 8-byte words where a tile's row is whole words
+    (two 32-bit pixels a word: half the numbers to compare), else as bytes."""
     width, height = surface.get_size()
-    size = surface.get_bytesize()
+    row = width * surface.get_bytesize()
     memory = np.asarray(surface.get_buffer())  # its bytes; the surface is locked while viewed
-    rows: np.ndarray = memory.reshape(height, surface.get_pitch())
-    rows = rows[:, :width * size]
-    return rows.view(np.uint32) if size == 4 else rows
+    rows: np.ndarray = memory.reshape(height, surface.get_pitch())[:, :row]
+    return rows.view(np.uint64) if tile * surface.get_bytesize() % 8 == 0 else rows

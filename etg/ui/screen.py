@@ -37,7 +37,6 @@ from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
 
-
 HANDOVER_S = 0.001
 """The longest the scaling thread waits for the interpreter after each step (set for the
 process when a screen is first scaled; CPython's own is 5 ms). It takes the interpreter back
