@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -14,6 +15,7 @@ import pytest
 from etg.ui.canvas import LOGICAL
 from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
 from etg.ui.screen import HANDOVER_S, Screen
+from tests import kiosk_support as k
 
 WINDOW = (1280, 800)
 COLOURS = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (240, 240, 240)]
@@ -260,3 +262,32 @@ def test_a_scaled_screen_hands_the_interpreter_over_within_a_millisecond(
         assert sys.getswitchinterval() == pytest.approx(HANDOVER_S)
     finally:
         sys.setswitchinterval(before)
+
+
+@pytest.mark.slow  # a kiosk in a window playing its demo for some 400 frames: about 10 s
+def test_the_kiosk_at_1280x800_shows_every_frame_as_its_canvas_scaled_whole(
+        tmp_path: Path) -> None:
+    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8")
+                       .replace("width: 1920", "width: 1280")
+                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    app = k.make_app(tmp_path, "maryland-community-7.yaml", config=config, windowed=True,
+                     demo=True)
+    try:
+        assert app.window.get_size() == (1280, 800)
+        scaled: list[int] = []
+        for n in range(400):
+            app.frame(1 / 60, draw=True)
+            job = app.screen._scaling
+            assert job is not None
+            job.done.wait()
+            scaled.append(sum(p.w * p.h for p in job.placed))
+            if n % 20 == 19:  # the picture landed in the window, bars and all
+                assert shown_picture(app.screen) == scaled_whole(app.canvas, (1280, 720))
+                assert app.window.get_at((640, 20)) == (0, 0, 0)
+        assert scaled[0] == 1280 * 720  # the first frame whole
+        assert min(scaled[1:]) < 1280 * 720 // 10  # most later ones a few tiles
+    finally:
+        app.screen.close()
+        app.table.ledger.close()
