@@ -21,12 +21,19 @@ for frames where the wheel turns. Per phase: p50, p99 and the worst frame. Betwe
 frames the App works ahead in the time left before the next (``App.idle``: card faces
 rendered before the deal needs them), as ``App.run`` does; that time is not a frame's.
 ``frame_ms.p99`` is the worst phase's p99 at 1920×1080; the same round is also
-measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``), and
-at 1920×1080 and 1280×800 muted and scaled nearest-neighbour, as the kiosk drew before it
-had sound and smooth scaling (``frame_ms.plain``), to show what they cost. Scaling runs
-on a thread of its own while the next frame is drawn (:mod:`etg.ui.screen`); a frame
-that finds the last one's scaling unfinished waits for it, and that wait is the frame's.
+measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``, and each
+display's p99 phase by phase side by side in ``frame_ms.p99_by_display``), and
+at 1920×1080 and 1280×800 muted and each whole frame scaled nearest-neighbour, as the kiosk
+drew before it had sound and smooth scaling (``frame_ms.plain``), to show what they cost.
+Scaling runs on a thread of its own while the next frame is drawn (:mod:`etg.ui.screen`),
+and scales only the tiles that changed since the last frame where that gives the same
+pixels (:mod:`etg.ui.scaling`: at 1280×800 and 3840×2160 it does); a frame that finds the
+last one's scaling unfinished waits for it, and that wait is the frame's.
 The SDL dummy driver draws in software, as a cabinet's CPU would.
+
+**Quick mode** (``measure(config_dir, quick=True)``, for ``etg bench --quick``): the
+first four seconds of the same round (240 frames, the table idle and then betting)
+scaled to 1280×800, and one cold start; the same keys, a look rather than a figure.
 
 Beside the frames, the same run reports its commits (``frame_ms.commit_ms``:
 p50, p99 and the worst transaction on the writer thread, how many, and the
