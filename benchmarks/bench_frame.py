@@ -21,12 +21,19 @@ for frames where the wheel turns. Per phase: p50, p99 and the worst frame. Betwe
 frames the App works ahead in the time left before the next (``App.idle``: card faces
 rendered before the deal needs them), as ``App.run`` does; that time is not a frame's.
 ``frame_ms.p99`` is the worst phase's p99 at 1920×1080; the same round is also
-measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``), and
-at 1920×1080 and 1280×800 muted and scaled nearest-neighbour, as the kiosk drew before it
-had sound and smooth scaling (``frame_ms.plain``), to show what they cost. Scaling runs
-on a thread of its own while the next frame is drawn (:mod:`etg.ui.screen`); a frame
-that finds the last one's scaling unfinished waits for it, and that wait is the frame's.
+measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``, and each
+display's p99 phase by phase side by side in ``frame_ms.p99_by_display``), and
+at 1920×1080 and 1280×800 muted and each whole frame scaled nearest-neighbour, as the kiosk
+drew before it had sound and smooth scaling (``frame_ms.plain``), to show what they cost.
+Scaling runs on a thread of its own while the next frame is drawn (:mod:`etg.ui.screen`),
+and scales only the tiles that changed since the last frame where that gives the same
+pixels (:mod:`etg.ui.scaling`: at 1280×800 and 3840×2160 it does); a frame that finds the
+last one's scaling unfinished waits for it, and that wait is the frame's.
 The SDL dummy driver draws in software, as a cabinet's CPU would.
+
+**Quick mode** (``measure(config_dir, quick=True)``, for ``etg bench --quick``): the
+first four seconds of the same round (240 frames, the table idle and then betting)
+scaled to 1280×800, and one cold start; the same keys, a look rather than a figure.
 
 Beside the frames, the same run reports its commits (``frame_ms.commit_ms``:
 p50, p99 and the worst transaction on the writer thread, how many, and the
@@ -107,34 +114,56 @@ PLAIN = ((1920, 1080), (1280, 800))
 and smooth scaling (``frame_ms.plain``): the figures with them on are to be no worse."""
 
 
-def measure(config_dir: Path) -> dict[str, object]:
+QUICK_FRAMES = 240
+"""Quick mode's frames: four seconds of the round's start (the table idle, then betting)."""
+
+
+def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
+    """The figures of this module's row of ``benchmarks/README.md``; ``quick``: a few seconds
+    of one round scaled to 1280×800 and one cold start, the same keys (a look, not a figure)."""
     cache = Path(platformdirs.user_cache_dir("etg", appauthor=False))
     cache.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="bench-frame-", dir=cache))  # the real disk
+    repeats = 1 if quick else REPEATS
     try:
         displays: dict[str, dict[str, object]] = {}
         plain: dict[str, dict[str, object]] = {}
-        for sizes, figures, muted in ((DISPLAYS, displays, False), (PLAIN, plain, True)):
+        runs = (((DISPLAYS[1],), displays, False),) if quick else (
+            (DISPLAYS, displays, False), (PLAIN, plain, True))
+        for sizes, figures, muted in runs:
             for width, height in sizes:
                 best = min((_round_frames(config_dir, folder / f"r{width}-{muted}-{i}.db",
-                                          (width, height), plain=muted)
-                            for i in range(REPEATS)), key=lambda run: _worst_p99(run.phases))
+                                          (width, height), plain=muted,
+                                          frames=QUICK_FRAMES if quick else None)
+                            for i in range(repeats)), key=lambda run: _worst_p99(run.phases))
                 figures[f"{width}x{height}"] = _summary(best)
         source = [sys.executable, "-m", "etg"]
-        cold = min(_cold_start(source, config_dir, folder / f"c{i}.db") for i in range(3))
+        cold = min(_cold_start(source, config_dir, folder / f"c{i}.db")
+                   for i in range(1 if quick else 3))
         frozen = None
         if FROZEN.is_file():
             frozen = min(_cold_start([str(FROZEN)], config_dir, folder / f"z{i}.db")
-                         for i in range(3))
+                         for i in range(1 if quick else 3))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    canvas = displays["1920x1080"]
+    canvas = displays.get("1920x1080") or next(iter(displays.values()))
     return {"frame_ms": {"p50": canvas["p50"], "p99": canvas["p99"],
-                         "phases": canvas["phases"], "displays": displays, "plain": plain,
+                         "phases": canvas["phases"], "displays": displays,
+                         "p99_by_display": _p99_by_display(displays), "plain": plain,
                          "commit_ms": canvas["commit_ms"],
                          "ledger_wait_ms": canvas["ledger_wait_ms"]},
             "cold_start_s": None if frozen is None else round(frozen, 3),
             "cold_start_source_s": round(cold, 3)}
+
+
+def _p99_by_display(displays: dict[str, dict[str, object]]) -> dict[str, dict[str, float]]:
+    """Each display's p99 phase by phase, side by side (``frame_ms.p99_by_display``)."""
+    table: dict[str, dict[str, float]] = {}
+    for size, figures in displays.items():
+        phases = figures["phases"]
+        assert isinstance(phases, dict)
+        table[size] = {name: phase["p99"] for name, phase in phases.items()}
+    return table
 
 
 class RoundRun:
@@ -152,24 +181,29 @@ class RoundRun:
 
 
 def _round_frames(config_dir: Path, db: Path, display: tuple[int, int],
-                  plain: bool = False) -> RoundRun:
-    """One whole round of the busiest table through the kiosk's path, commits running;
-    `plain`: muted, and scaled to the display nearest-neighbour (:data:`PLAIN`)."""
-    smooth = screen_module.scale
+                  plain: bool = False, frames: int | None = None) -> RoundRun:
+    """One whole round of the busiest table through the kiosk's path, commits running (or
+    its first `frames`); `plain`: muted, and each whole frame scaled to the display
+    nearest-neighbour (:data:`PLAIN`)."""
+    smooth, parts = screen_module.scale, screen_module.grid_for
     if plain:
-        screen_module.scale = _nearest
+        screen_module.scale, screen_module.grid_for = _nearest, _whole
     try:
-        return _timed_round(config_dir, db, display, plain)
+        return _timed_round(config_dir, db, display, plain, frames)
     finally:
-        screen_module.scale = smooth
+        screen_module.scale, screen_module.grid_for = smooth, parts
 
 
 def _nearest(canvas: pygame.Surface, target: pygame.Surface) -> None:
     pygame.transform.scale(canvas, target.get_size(), target)
 
 
+def _whole(canvas_size: tuple[int, int], size: tuple[int, int]) -> None:
+    return None  # every frame scaled whole, as before the changed tiles were scaled alone
+
+
 def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
-                 plain: bool) -> RoundRun:
+                 plain: bool, frames: int | None) -> RoundRun:
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-7.yaml")
     cabinet_file = config_dir / "cabinet.yaml"
     cabinet = load_cabinet(cabinet_file)
@@ -193,7 +227,7 @@ def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
     stats = table.writer.stats
     committed_before = len(stats.commit_s)
     table_scene = app.base
-    for _ in range(ROUND_FRAME_LIMIT):
+    for _ in range(frames or ROUND_FRAME_LIMIT):
         phase = _phase_name(app, table_scene)
         waited = stats.waited_s
         start = time.perf_counter()
@@ -205,7 +239,8 @@ def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
         if app.rounds_finished and app.settled:
             break
     else:
-        raise RuntimeError("the benchmark's round did not finish")
+        if frames is None:
+            raise RuntimeError("the benchmark's round did not finish")
     run.commits_ms = [s * 1_000 for s in list(stats.commit_s)[committed_before:]]
     run.largest_batch = stats.largest_batch
     app.screen.close()
@@ -213,7 +248,7 @@ def _timed_round(config_dir: Path, db: Path, display: tuple[int, int],
     pygame.display.quit()
     missing = {"betting", "dealt", "decisions", "war_dealt", "wheel", "count_up",
                "big_win"} - set(run.phases)
-    if missing:
+    if missing and frames is None:
         raise RuntimeError(f"the benchmark's round never showed {sorted(missing)}")
     return run
 

@@ -3,13 +3,19 @@ drawn (etg.ui.screen), and the display still gets every frame, whole and in orde
 
 from __future__ import annotations
 
+import random
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
 from etg.ui.canvas import LOGICAL
-from etg.ui.screen import Screen
+from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
+from etg.ui.screen import HANDOVER_S, Screen
+from tests import kiosk_support as k
 
 WINDOW = (1280, 800)
 COLOURS = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (240, 240, 240)]
@@ -18,6 +24,7 @@ COLOURS = [(200, 30, 30), (30, 200, 30), (30, 30, 200), (220, 220, 40), (240, 24
 @pytest.fixture
 def window() -> Iterator[pygame.Surface]:
     pygame.display.init()
+    pygame.font.init()
     surface = pygame.display.set_mode(WINDOW)
     yield surface
     pygame.display.quit()
@@ -25,6 +32,11 @@ def window() -> Iterator[pygame.Surface]:
 
 def middle(surface: pygame.Surface) -> tuple[int, int, int]:
     r, g, b, _ = surface.get_at((surface.get_width() // 2, surface.get_height() // 2))
+    return r, g, b
+
+
+def middle_of(surface: pygame.Surface, at: tuple[int, int]) -> tuple[int, int, int]:
+    r, g, b, _ = surface.get_at(at)
     return r, g, b
 
 
@@ -78,3 +90,204 @@ def test_a_window_resized_mid_scaling_gets_the_next_frame_at_its_new_size(
     shown = screen.window
     assert shown.get_size() == (1024, 768) and near(middle(shown), COLOURS[1])
     assert tuple(shown.get_at((5, 5)))[:3] == (0, 0, 0)  # the bars of a 16:9 picture
+
+
+# Scaling in parts (etg.ui.scaling): only the tiles that changed since the last frame scaled
+# are scaled again and copied into the window, where that gives the very pixels scaling the
+# whole frame gives.
+
+# Displays (the scaled picture's size) whose scaling is claimed exact in parts.
+IN_PARTS = [(1920, 1080), (3840, 2160), (1280, 720), (960, 540), (640, 360), (1024, 576),
+            (1536, 864)]
+# And some that are not: enlarged by a fraction, a box filter whose steps are not exact in
+# 16.16 fixed point, a picture not of the canvas's shape (1366×768's is 1365×768).
+WHOLE_ONLY = [(2560, 1440), (1440, 810), (1600, 900), (1365, 768), (1280, 800)]
+
+
+def busy_canvas(seed: int, size: tuple[int, int] = LOGICAL, depth: int = 0) -> pygame.Surface:
+    """A canvas of sharp-edged rectangles of every colour, hairlines and text: what a filter
+    that read across a tile's edge, or started a tile at the wrong phase, would get wrong."""
+    rng = random.Random(seed)
+    canvas = pygame.Surface(size, depth=depth) if depth else pygame.Surface(size).convert()
+    canvas.fill((20, 90, 40))
+    for _ in range(400):
+        colour = [rng.randrange(256) for _ in range(3)]
+        canvas.fill(colour, (rng.randrange(size[0]), rng.randrange(size[1]),
+                             rng.randrange(1, 90), rng.randrange(1, 90)))
+    for y in range(7, size[1], 61):
+        pygame.draw.line(canvas, (255, 255, 255), (0, y), (size[0] - 1, y + 13), 1)
+    font = pygame.font.Font(None, 31)
+    for n in range(40):
+        canvas.blit(font.render(f"PLACE YOUR BETS 0:{n:02d}", True, (250, 220, 90)),
+                    (rng.randrange(size[0] - 200), rng.randrange(size[1] - 30)))
+    return canvas
+
+
+def scaled_whole(canvas: pygame.Surface, size: tuple[int, int]) -> bytes:
+    target = pygame.Surface(size).convert()
+    scale(canvas, target)
+    return pygame.image.tobytes(target, "RGB")
+
+
+def scribbled(canvas: pygame.Surface, seed: int) -> pygame.Surface:
+    """``canvas`` with a few small things changed, as a frame changes the last one."""
+    rng = random.Random(seed)
+    after = canvas.copy()
+    for _ in range(12):
+        after.fill([rng.randrange(256) for _ in range(3)],
+                   (rng.randrange(1900), rng.randrange(1060), rng.randrange(1, 70), 9))
+    after.set_at((1919, 1079), (1, 2, 3))  # the very last pixel: the last tile counts too
+    return after
+
+
+@pytest.mark.parametrize("size", IN_PARTS)
+def test_the_changed_parts_scaled_give_the_pixels_the_whole_frame_scaled_gives(
+        window: pygame.Surface, size: tuple[int, int]) -> None:
+    grid = grid_for(LOGICAL, size)
+    assert grid is not None
+    before = busy_canvas(1)
+    after = scribbled(before, 2)
+    target = pygame.Surface(size).convert()
+    scale(before, target)  # the last frame's picture
+    areas = changed(after, before, grid)
+    placed = scale_parts(after, target, areas, grid)
+    assert pygame.image.tobytes(target, "RGB") == scaled_whole(after, size)
+    # Only the changed tiles were scaled: far less than the frame.
+    assert 0 < sum(p.w * p.h for p in placed) < size[0] * size[1] // 4
+    assert [grid.on_display(a) for a in areas] == placed
+
+
+@pytest.mark.parametrize("size", WHOLE_ONLY)
+def test_a_display_where_only_the_whole_is_exact_is_scaled_whole(
+        window: pygame.Surface, size: tuple[int, int]) -> None:
+    assert grid_for(LOGICAL, size) is None
+
+
+def test_the_displays_the_cabinets_use_are_scaled_in_parts() -> None:
+    # The 16:10 1280x800 and 4K panels: their pictures are 1280x720 and 3840x2160.
+    assert grid_for(LOGICAL, (1280, 720)) == Grid(60, 40)
+    assert grid_for(LOGICAL, (3840, 2160)) == Grid(60, 120)
+
+
+def test_twice_the_canvas_is_every_pixel_repeated_exactly(window: pygame.Surface) -> None:
+    canvas = busy_canvas(3)
+    pixels = np.frombuffer(pygame.image.tobytes(canvas, "RGB"), np.uint8).reshape(1080, 1920, 3)
+    doubled = pixels.repeat(2, axis=0).repeat(2, axis=1)
+    assert scaled_whole(canvas, (3840, 2160)) == doubled.tobytes()
+
+
+def test_the_changed_areas_are_the_tiles_holding_the_changed_pixels(
+        window: pygame.Surface) -> None:
+    grid = Grid(60, 40)
+    before = busy_canvas(4)
+    assert changed(before.copy(), before, grid) == []
+    after = before.copy()
+    after.set_at((61, 119), (1, 2, 3))  # one pixel, in the second tile of the second band
+    after.set_at((1000, 70), (1, 2, 3))  # another in the same band: one span across both
+    after.set_at((1000, 130), (1, 2, 3))  # the same span's tile in the band below: merged
+    after.set_at((1919, 1079), (1, 2, 3))  # the very last tile
+    assert changed(after, before, grid) == [pygame.Rect(60, 60, 1020 - 60, 60),
+                                            pygame.Rect(960, 120, 60, 60),
+                                            pygame.Rect(1860, 1020, 60, 60)]
+
+
+def test_on_a_24_bit_canvas_changes_are_found_by_their_bytes(window: pygame.Surface) -> None:
+    before = busy_canvas(5, depth=24)
+    assert before.get_bytesize() == 3
+    after = before.copy()
+    after.set_at((179, 0), (0, 0, 1))  # one byte of one pixel, on a tile's last column
+    assert changed(after, before, Grid(60, 40)) == [pygame.Rect(120, 0, 60, 60)]
+
+
+def shown_picture(screen: Screen) -> bytes:
+    window = screen.window
+    x, y, w, h = screen.viewport.content_rect
+    return pygame.image.tobytes(window.subsurface((x, y, w, h)), "RGB")
+
+
+def test_the_window_shows_each_frame_as_scaling_it_whole_would(window: pygame.Surface) -> None:
+    screen = Screen(window, lambda: window, None)
+    frame = busy_canvas(6)
+    for n in range(4):
+        screen.begin().blit(frame, (0, 0))
+        screen.present()
+        assert shown_picture(screen) == scaled_whole(frame, (1280, 720))
+        assert window.get_at((3, 3)) == (0, 0, 0) and window.get_at((1276, 796)) == (0, 0, 0)
+        frame = scribbled(frame, 10 + n)
+
+
+def test_frames_drawn_while_the_last_is_scaled_take_three_canvases_in_turn(
+        window: pygame.Surface) -> None:
+    screen = Screen(window, lambda: window, None)
+    frame = busy_canvas(8)
+    drawn: list[pygame.Surface] = []
+    for n in range(8):
+        canvas = screen.begin()
+        job = screen._scaling
+        if drawn:
+            assert canvas is not drawn[-1]  # the next frame is compared with it
+        if job is not None and not job.done.is_set():
+            assert canvas is not job.canvas and canvas is not job.reference
+        canvas.blit(frame, (0, 0))
+        drawn.append(canvas)
+        screen.present()
+        frame = scribbled(frame, 20 + n)
+    assert len({id(c) for c in drawn}) <= 3
+    assert shown_picture(screen) == scaled_whole(drawn[-1], (1280, 720))
+
+
+def test_only_what_changed_is_copied_into_the_window(window: pygame.Surface) -> None:
+    screen = Screen(window, lambda: window, None)
+    frame = busy_canvas(7)
+    screen.begin().blit(frame, (0, 0))
+    screen.present()
+    screen.window.set_at((10, 100), (255, 0, 255))  # a mark in a part no frame changes
+    frame.fill((255, 255, 255), (1200, 600, 30, 30))
+    screen.begin().blit(frame, (0, 0))
+    screen.present()
+    shown = screen.window
+    assert shown.get_at((10, 100)) == (255, 0, 255)  # left alone: that tile did not change
+    assert near(middle_of(shown, (810, 440)), (255, 255, 255))  # the new square, scaled
+
+
+def test_a_scaled_screen_hands_the_interpreter_over_within_a_millisecond(
+        window: pygame.Surface) -> None:
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)  # CPython's own
+        screen = Screen(window, lambda: window, None)
+        screen.begin().fill(COLOURS[0])
+        screen.present()
+        screen.close()
+        assert sys.getswitchinterval() == pytest.approx(HANDOVER_S)
+    finally:
+        sys.setswitchinterval(before)
+
+
+@pytest.mark.slow  # a kiosk in a window playing its demo for some 400 frames: about 10 s
+def test_the_kiosk_at_1280x800_shows_every_frame_as_its_canvas_scaled_whole(
+        tmp_path: Path) -> None:
+    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8")
+                       .replace("width: 1920", "width: 1280")
+                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    app = k.make_app(tmp_path, "maryland-community-7.yaml", config=config, windowed=True,
+                     demo=True)
+    try:
+        assert app.window.get_size() == (1280, 800)
+        scaled: list[int] = []
+        for n in range(400):
+            app.frame(1 / 60, draw=True)
+            job = app.screen._scaling
+            assert job is not None
+            job.done.wait()
+            scaled.append(sum(p.w * p.h for p in job.placed))
+            if n % 20 == 19:  # the picture landed in the window, bars and all
+                assert shown_picture(app.screen) == scaled_whole(app.canvas, (1280, 720))
+                assert app.window.get_at((640, 20)) == (0, 0, 0)
+        assert scaled[0] == 1280 * 720  # the first frame whole
+        assert min(scaled[1:]) < 1280 * 720 // 10  # most later ones a few tiles
+    finally:
+        app.screen.close()
+        app.table.ledger.close()

@@ -6,23 +6,24 @@ logical canvas (:mod:`etg.ui.canvas`), scaled to its window with bars where
 the shape differs, and has its own pointers: a press is paired with its
 release on the screen it began on.
 
-Scaling keeps text crisp (SPEC §6: "smooth scaling"): a screen of the
-canvas's size is drawn on directly; a whole multiple of it (3840×2160) is a
-pixel-exact enlargement; anything else is filtered (``smoothscale``), never
-nearest-neighbour, which drops whole rows of a letter at 1280×800.
-
-Scaling costs five milliseconds at 1280×800 (eight at 3840×2160), so it runs on
-a thread of its own (pygame lets go of the interpreter while it scales) while the
-next frame is drawn on a second canvas (:meth:`Screen.begin`): a frame's picture
-reaches the display as the next frame is presented, one frame later, and the frame
-takes the longer of drawing and scaling instead of both. The thread scales into a
-picture of its own, never into the window, which SDL may replace when it is resized;
-the frame thread copies the finished picture into the window and shows it. Whoever
-reads :attr:`Screen.window` gets the last frame's picture, finished.
+A screen of the canvas's size is drawn on directly. Any other is scaled
+(:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own
+(pygame and numpy let go of the interpreter while they work) while the next frame
+is drawn on another canvas (:meth:`Screen.begin`): a frame's picture reaches the
+display as the next frame is presented, one frame later, and the frame takes the
+longer of drawing and scaling instead of both. Where the display's size allows it
+(:func:`etg.ui.scaling.grid_for`) the thread scales only the tiles that differ from
+the frame scaled before, and the frame copies only those into the window: a canvas
+stays untouched while the next frame is compared with it, so the frames take three
+canvases in turn. The bars are painted once, when the window is new. The thread
+scales into a picture of its own, never into the window, which SDL may replace when
+it is resized; the frame thread copies the finished parts into the window and shows
+it. Whoever reads :attr:`Screen.window` gets the last frame's picture, finished.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,8 +33,16 @@ import pygame
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.input import InputAdapter, Phase, Touch
+from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
+
+HANDOVER_S = 0.001
+"""The longest the scaling thread waits for the interpreter after each step (set for the
+process when a screen is first scaled; CPython's own is 5 ms). It takes the interpreter back
+after every pygame or numpy call (each lets go of it while it works), half a dozen times a
+frame, while the frame's thread runs Python: at 5 ms a step the scaling of a frame could
+outlast the next frame, which then waits for it."""
 
 
 @dataclass
@@ -57,9 +66,11 @@ class Screen:
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
         self.canvas = _canvas_for(window)
-        self._spare: pygame.Surface | None = None  # the other canvas, while one is scaled
+        self._canvases = [self.canvas]  # up to three, drawn on in turn (see begin)
         self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
+        self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
         self._scaling: _Scaling | None = None
+        self._window_whole = False  # the window holds the last picture in full, bars painted
         self._unshown = False  # a picture is in the window but not yet flipped
         self.presses: dict[str, Press] = {}
 
@@ -119,16 +130,26 @@ class Screen:
         self.viewport = Viewport(*window.get_size())
         self.input.viewport = self.viewport
         self.canvas = _canvas_for(window)
-        self._spare = self._scaled = None
+        self._canvases = [self.canvas]
+        self._scaled = self._shown = None
+        self._window_whole = False
         self.release()
 
     def begin(self) -> pygame.Surface:
-        """The canvas to draw the next frame on: the last one, or the other while the last
-        one is still being scaled. Every frame is drawn in full, so either will do."""
-        if self._scaling is not None and not self._scaling.done.is_set():
-            if self._spare is None:
-                self._spare = pygame.Surface(LOGICAL).convert()
-            self.canvas, self._spare = self._spare, self.canvas
+        """The canvas to draw the next frame on. Every frame is drawn in full, so any will
+        do but the last one scaled (the next is compared with it) and, while a scaling is
+        under way, the one it compares with."""
+        if self.canvas is self._window:
+            return self.canvas
+        kept = [self._shown]
+        job = self._scaling
+        if job is not None and not job.done.is_set():
+            kept.append(job.reference)
+        free = [c for c in self._canvases if all(c is not k for k in kept)]
+        if not free:
+            free.append(pygame.Surface(LOGICAL).convert())
+            self._canvases.append(free[0])
+        self.canvas = free[0]
         return self.canvas
 
     def present(self) -> None:
@@ -143,7 +164,11 @@ class Screen:
         _, _, w, h = self.viewport.content_rect
         if self._scaled is None or self._scaled.get_size() != (w, h):
             self._scaled = pygame.Surface((w, h)).convert()
-        self._scaling = _Scaling(self.canvas, self._scaled)
+            self._shown = None  # nothing scaled into it yet: the first is scaled whole
+        grid = grid_for(LOGICAL, (w, h))
+        reference = self._shown if grid is not None else None
+        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid)
+        self._shown = self.canvas
         self._scaling.start()
 
     def close(self) -> None:
@@ -156,33 +181,55 @@ class Screen:
                 self._flip()
 
     def _land(self) -> None:
-        """The scaling under way finished and its picture copied into the window (on the
-        frame's thread), with black bars where the window's shape differs."""
+        """The scaling under way finished and what it changed copied into the window (on the
+        frame's thread); the black bars where the window's shape differs, and the whole
+        picture, when the window is new."""
         job, self._scaling = self._scaling, None
         if job is None:
             return
-        job.finish()
-        self._window.fill(theme.BLACK)
+        try:
+            job.finish()
+        except BaseException:
+            self._shown = None  # the picture may be half scaled: the next is scaled whole
+            raise
         x, y, _, _ = self.viewport.content_rect
-        self._window.blit(job.target, (x, y))
+        if not self._window_whole:
+            self._window.fill(theme.BLACK)
+            self._window.blit(job.target, (x, y))
+            self._window_whole = True
+        else:
+            for place in job.placed:
+                self._window.blit(job.target, (x + place.x, y + place.y), place)
         self._unshown = True
 
 
 @dataclass
 class _Scaling:
-    """One frame's canvas scaled into `target` (the window's content size) on a thread."""
+    """One frame's canvas scaled into `target` (the window's content size) on a thread: only
+    where it differs from `reference` (the canvas last scaled into `target`) when there is
+    one and `grid` allows it, else whole. `placed`: the parts of `target` it changed."""
 
     canvas: pygame.Surface
     target: pygame.Surface
+    reference: pygame.Surface | None
+    grid: Grid | None
+    placed: list[pygame.Rect] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
     def start(self) -> None:
+        if sys.getswitchinterval() > HANDOVER_S:
+            sys.setswitchinterval(HANDOVER_S)
         threading.Thread(target=self._run, name="etg-scale", daemon=True).start()
 
     def _run(self) -> None:
         try:
-            scale(self.canvas, self.target)
+            if self.reference is None or self.grid is None:
+                scale(self.canvas, self.target)
+                self.placed = [self.target.get_rect()]
+            else:
+                areas = changed(self.canvas, self.reference, self.grid)
+                self.placed = scale_parts(self.canvas, self.target, areas, self.grid)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
         finally:
@@ -194,18 +241,6 @@ class _Scaling:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
-
-
-def scale(canvas: pygame.Surface, target: pygame.Surface) -> None:
-    """``canvas`` onto ``target``'s whole area, keeping text crisp (see the module's doc)."""
-    w, h = target.get_size()
-    cw, ch = canvas.get_size()
-    if (w, h) == (cw, ch):
-        target.blit(canvas, (0, 0))
-    elif w % cw == 0 and h % ch == 0 and w // cw == h // ch:
-        pygame.transform.scale(canvas, (w, h), target)  # whole pixels, each repeated exactly
-    else:
-        pygame.transform.smoothscale(canvas, (w, h), target)
 
 
 def _scene_at(scenes: Sequence[Scene], touch: Touch) -> Scene | None:

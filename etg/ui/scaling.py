@@ -1,0 +1,124 @@
+"""The logical canvas scaled onto a display of another size: whole, or only where it changed.
+
+Scaling keeps text crisp (SPEC §6: "smooth scaling"): a display of the canvas's size gets
+it as it is; a whole multiple of it (3840×2160) a pixel-exact enlargement, each pixel
+repeated; anything else is filtered (``smoothscale``), never nearest-neighbour, which
+drops whole rows of a letter at 1280×800.
+
+Most frames change a small part of the table (the wheel, a countdown, chips in flight), and
+scaling the whole canvas costs five milliseconds of a core at 1280×800 and fourteen at
+3840×2160 with the copy into the window. So where it gives the very pixels the whole would,
+only the tiles that differ from the last frame scaled are scaled again (:func:`changed`,
+:func:`scale_parts`). That holds on a :class:`Grid`: square tiles of the canvas that each
+land on whole pixels of the display, scaled by a rule that reads nothing outside the tile.
+Pixel repetition does, and so does ``smoothscale``'s box filter when it shrinks by a
+fraction whose numerator is a power of two (2/3 at 1280×800, 1/2, 8/15 at 1024×576): it
+steps through the source in 16.16 fixed point (``0x10000`` × source ÷ display), exact only
+then, so a tile starts at the same phase as in the whole. Enlarging by a fraction
+(2560×1440) interpolates across a tile's edge; such displays are scaled whole
+(:func:`grid_for` gives None). ``tests/test_ui_screen_scaling.py`` holds each claimed size
+to it: the parts equal the whole, pixel for pixel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import gcd
+
+import numpy as np
+import pygame
+
+TILE = 60
+"""A tile's side on the canvas (logical px): a multiple of 3 so that 2/3 lands on whole
+pixels, and a divisor of 1920 and 1080; fine enough that a countdown's digits are a tile
+or two, coarse enough that finding them costs a fraction of a scale."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Canvas tiles of ``tile`` logical px a side, each ``out`` display px a side once scaled."""
+
+    tile: int
+    out: int
+
+    def on_display(self, area: pygame.Rect) -> pygame.Rect:
+        """Where a tile-aligned area of the canvas lands on the scaled picture."""
+        t, o = self.tile, self.out
+        return pygame.Rect(area.x // t * o, area.y // t * o, area.w // t * o, area.h // t * o)
+
+
+def grid_for(canvas_size: tuple[int, int], size: tuple[int, int]) -> Grid | None:
+    """The grid on which ``canvas_size`` scaled to ``size`` may be scaled in parts, or None
+    where only the whole gives the right pixels (see the module's doc)."""
+    (cw, ch), (w, h) = canvas_size, size
+    if w * ch != h * cw or cw % TILE or ch % TILE:
+        return None  # not the canvas's shape: the axes would scale differently
+    common = gcd(w, cw)
+    num, den = w // common, cw // common
+    if TILE % den:
+        return None  # a tile would not land on whole pixels
+    repeated = num % den == 0
+    box_exact = num < den and num & (num - 1) == 0
+    if not (repeated or box_exact):
+        return None
+    return Grid(TILE, TILE * num // den)
+
+
+def scale(canvas: pygame.Surface, target: pygame.Surface) -> None:
+    """``canvas`` onto ``target``'s whole area, keeping text crisp (see the module's doc)."""
+    w, h = target.get_size()
+    cw, ch = canvas.get_size()
+    if (w, h) == (cw, ch):
+        target.blit(canvas, (0, 0))
+    elif w % cw == 0 and h % ch == 0 and w // cw == h // ch:
+        pygame.transform.scale(canvas, (w, h), target)  # whole pixels, each repeated exactly
+    else:
+        pygame.transform.smoothscale(canvas, (w, h), target)
+
+
+def changed(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid) -> list[pygame.Rect]:
+    """Tile-aligned areas of ``canvas`` that cover every pixel in which it differs from
+    ``reference`` (of the same size and format): for each band of tiles, the span from its
+    first changed tile to its last, and bands with the same span as one area. Few areas,
+    each scaled with one call: the scaling thread takes the interpreter back after each."""
+    t = grid.tile
+    width, height = canvas.get_size()
+    now, before = _pixels(canvas, t), _pixels(reference, t)
+    differs = np.not_equal(now, before)
+    bands = differs.reshape(height // t, t, now.shape[1]).any(axis=1)
+    tiles = bands.reshape(height // t, width // t, -1).any(axis=2)
+    del now, before  # the surfaces are locked while their pixels are viewed
+    areas: list[pygame.Rect] = []
+    for band, row in enumerate(tiles):
+        hit = np.flatnonzero(row)
+        if hit.size == 0:
+            continue
+        x, w = int(hit[0]) * t, (int(hit[-1]) + 1 - int(hit[0])) * t
+        last = areas[-1] if areas else None
+        if last is not None and (last.x, last.w, last.bottom) == (x, w, band * t):
+            last.h += t
+        else:
+            areas.append(pygame.Rect(x, band * t, w, t))
+    return areas
+
+
+def scale_parts(canvas: pygame.Surface, target: pygame.Surface, areas: list[pygame.Rect],
+                grid: Grid) -> list[pygame.Rect]:
+    """Each tile-aligned area of ``canvas`` scaled onto its place in ``target``, as
+    :func:`scale` of the whole would put it there; returns those places."""
+    placed = []
+    for area in areas:
+        place = grid.on_display(area)
+        scale(canvas.subsurface(area), target.subsurface(place))
+        placed.append(place)
+    return placed
+
+
+def _pixels(surface: pygame.Surface, tile: int) -> np.ndarray:
+    """The surface's rows, without copying, as 8-byte words where a tile's row is whole words
+    (two 32-bit pixels a word: half the numbers to compare), else as bytes."""
+    width, height = surface.get_size()
+    row = width * surface.get_bytesize()
+    memory = np.asarray(surface.get_buffer())  # its bytes; the surface is locked while viewed
+    rows: np.ndarray = memory.reshape(height, surface.get_pitch())[:, :row]
+    return rows.view(np.uint64) if tile * surface.get_bytesize() % 8 == 0 else rows
