@@ -250,11 +250,16 @@ class Ledger(LedgerHistory):
             self.write_anchor()
 
     def write_anchor(self) -> None:
+        """Move the anchor to the head. One that cannot be written pauses the anchor: the
+        fault is one tilt, and the commit recording it must not fail the same way and tilt
+        again (issue 25, finding 6: a read-only folder made a storm of tilts, then a
+        RecursionError). The acknowledgement of that tilt tries the anchor again."""
         assert self.key is not None
         try:
             chain.write_anchor(self.path, self.anchor(), self.key)
             self.anchor_fault = None
         except OSError as error:
+            self.anchor_paused = True
             self.anchor_fault = f"the anchor {chain.anchor_path(self.path)} cannot be written: " \
                                 f"{error.strerror or error}"
 
