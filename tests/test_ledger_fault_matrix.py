@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -222,3 +223,54 @@ def test_a_screen_whose_ledger_read_fails_tilts_instead_of_crashing(tmp_path: Pa
     assert app.table.tilt is not None
     assert app.table.tilt.problems[0].check == "storage"
     assert "the ledger failed" in app.table.tilt.message
+
+
+def test_a_ledger_with_a_second_hard_link_is_refused_by_writers_and_audits(
+        tmp_path: Path) -> None:
+    db = played_ledger(tmp_path, rounds=2)
+    link = tmp_path / "other.db"
+    os.link(db, link)  # a checkpoint through such a link, with its own -wal, corrupted a ledger
+    before = db.read_bytes()
+    for name in (db, link):
+        with pytest.raises(LedgerError, match="has 2 hard links"):
+            Ledger.open(name)
+        with pytest.raises(LedgerError, match="has 2 hard links"):
+            Ledger.open_readonly(name)
+    for args in (["autoplay", "--db", str(link), "--rounds", "1", "--seed", "3",
+                  "--paytable", str(MD5)], ["ledger", "meters", "--db", str(link)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        assert isinstance(result.exception, SystemExit)
+        assert result.output.strip() == f"{link}: the ledger file has 2 hard links; a second " \
+            f"name bypasses its lock and its write-ahead log, so it is refused until the other " \
+            f"links are removed"
+    assert db.read_bytes() == before and not link.with_name("other.db-wal").exists()
+    link.unlink()  # one name again: the ledger is as it was
+    table = open_table(db)
+    assert table.tilt is None
+    table.close()
+
+
+@pytest.mark.slow
+def test_audits_refuse_a_wal_they_cannot_read_on_read_only_media(tmp_path: Path) -> None:
+    live = played_ledger(tmp_path / "live", rounds=3)  # checkpointed into the file, then
+    table = open_table(live)
+    play(table, 4)  # four rounds more, in the -wal only
+    games = table.state.round.number
+    folder = tmp_path / "media"  # a copy of the running ledger: its file, -wal and anchor
+    folder.mkdir()
+    for name in ("ledger.db", "ledger.db-wal", "ledger.db.anchor"):
+        shutil.copyfile(live.with_name(name), folder / name)
+    table.close()
+    db = folder / "ledger.db"
+    assert (folder / "ledger.db-wal").stat().st_size > 32  # rounds the file alone lacks
+    audits = [["meters"], ["recall"], ["export", "--format", "jsonl"], ["tilts"], ["verify"]]
+    with read_only(folder):  # no -shm can be made: on main, read without the -wal, exit 0
+        for audit in audits:
+            done = etg("ledger", *audit, "--db", str(db))
+            assert done.returncode == 2, (audit, done.stdout)
+            assert done.stdout == ""
+            assert done.stderr == (f"{db}: the newest rounds are in ledger.db-wal, which cannot "
+                                   f"be read here without ledger.db-shm (read-only media); copy "
+                                   f"the folder to writable storage and read the copy\n"), audit
+    assert rebuilt_state(db).round.number == games  # writable again: read whole

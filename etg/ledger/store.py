@@ -69,6 +69,7 @@ from etg.ledger.ledger_file import (
     check_anchored_identity,
     check_header,
     check_identity,
+    check_single_link,
     connect_readonly,
     prepare,
 )
@@ -125,6 +126,7 @@ class Ledger(LedgerHistory):
                               f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
             check_header(path, anchored=chain.anchor_path(path).exists())
+            check_single_link(path)
         try:
             key = chain.load_or_create_key(key_path)
         except (chain.LedgerKeyError, OSError) as error:
@@ -191,6 +193,7 @@ class Ledger(LedgerHistory):
         if not path.exists():
             raise LedgerError(f"{path}: no such ledger")
         check_header(path)
+        check_single_link(path)
         try:
             key: bytes | None = chain.load_key(key_path or chain.default_key_path())
         except chain.LedgerKeyError:
