@@ -220,7 +220,7 @@ def test_an_anchor_that_cannot_be_written_is_one_tilt_not_a_storm(tmp_path: Path
     db = played_ledger(folder, rounds=2)
     table = open_table(db)
     with no_new_names(folder):
-        with pytest.raises(TableTilted, match="the anchor .* cannot be written"):
+        with pytest.raises(TableTilted, match=r"the anchor .* cannot be written"):
             play(table, 3)
         assert table.tilt is not None and len(table.tilt.problems) == 1
         assert len(tilt_entries(db)) == 1  # on main: hundreds, then a RecursionError

@@ -145,6 +145,11 @@ def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
     table.ledger.close()
     again = open_table(db)  # the lock is gone: the round is where the last commit left it
     assert again.state == committed
+    # The lock refused the tilt's own entry too: this start records it from the fault note.
+    assert again.tilt is not None and again.tilt.message == (
+        "storage: a fault the ledger could not record when it happened: storage: the ledger "
+        "is locked by another connection (database is locked)")
+    again.acknowledge_tilt("supervisor 1")
     again.send(PlaceWager(1, 1, BetKind.INITIAL, 500))
     again.close()
 

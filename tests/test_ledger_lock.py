@@ -281,8 +281,7 @@ def test_the_identity_lock_is_let_go_with_the_name_lock(db: Path) -> None:
     db.write_bytes(b"the ledger")
     link = db.with_name("link.db")
     os.link(db, link)
-    with WriterLock(db):
-        with pytest.raises(LedgerInUse):
-            WriterLock(link).acquire()
+    with WriterLock(db), pytest.raises(LedgerInUse):
+        WriterLock(link).acquire()
     with WriterLock(link) as lock:  # released: the other name may take it now
         assert lock.held
