@@ -154,6 +154,38 @@ def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
     again.close()
 
 
+def test_a_lost_tilt_acknowledged_before_a_restart_is_not_raised_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Ledger, "busy_timeout_s", 0.2)
+    db = tmp_path / "ledger.db"
+    table = open_table(db)
+    play(table, 1)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True); "
+         "sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(TableTilted, match="locked by another connection"):
+            table.send(OpenBets())
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert fault_note.read(db) == ("storage: the ledger is locked by another connection "
+                                   "(database is locked)")
+    table.acknowledge_tilt("supervisor 1")  # the clearing entry puts the lost tilt on record
+    assert fault_note.read(db) is None
+    table.close()
+    again = open_table(db)
+    assert again.tilt is None
+    cleared = again.ledger.last_events(("tilt_cleared",), 1)[0]
+    assert cleared["details"]["problems"] == ("storage: the ledger is locked by another "
+                                              "connection (database is locked)")
+    again.close()
+
+
 def test_overwritten_pages_tilt_or_are_refused_and_restored_bytes_lose_nothing(
         tmp_path: Path) -> None:
     db = played_ledger(tmp_path, rounds=8)

@@ -321,6 +321,7 @@ class Table:
         except TableTilted as fault:
             raise TableTilted(f"the tilt cannot be cleared: {fault}") from None
         log.warning("tilt acknowledged by %s: %s", operator, tilt.message)
+        _forget_noted_faults(self._ledger)  # the clearing entry records them: not again
         # What the clearing commit itself tilted on (an anchor still not writable) stands.
         after = self.tilt
         fresh = after.problems[len(tilt.problems):] if after is not None else []
@@ -688,6 +689,17 @@ class Table:
     def _note_tilt_entry(self, entry_id: Any) -> None:
         if self.tilt is not None:
             self.tilt.ids.append(int(entry_id))
+
+
+def _forget_noted_faults(ledger: Ledger) -> None:
+    """Blank the fault note once an acknowledgement has put its faults on record; nothing
+    to do (one small read) unless a tilt's entry was lost this run."""
+    try:
+        if fault_note.read(ledger.path):
+            fault_note.clear(ledger.path)
+    except OSError as error:
+        log.error("the fault note %s cannot be blanked: %s; the next start tilts on it again",
+                  fault_note.note_path(ledger.path), error.strerror or error)
 
 
 def _reserve_fault_note(ledger: Ledger) -> None:
