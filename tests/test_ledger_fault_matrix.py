@@ -154,6 +154,7 @@ def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
     again.close()
 
 
+@pytest.mark.slow  # a holder process
 def test_a_lost_tilt_acknowledged_before_a_restart_is_not_raised_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Ledger, "busy_timeout_s", 0.2)

@@ -256,6 +256,7 @@ def test_the_lock_module_imports_no_pygame_and_nothing_of_etg() -> None:
     assert "etg" not in tops, sorted(names)
 
 
+@pytest.mark.slow  # a holder process
 def test_a_hard_link_to_a_held_ledger_is_refused_on_the_file_identity(
         holder: Holder, tmp_path: Path) -> None:
     db = tmp_path / "ledger.db"
