@@ -7,9 +7,15 @@ and each must tilt the table or be refused in one line, never start over.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import sqlite3
+import stat
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +23,7 @@ from click.testing import CliRunner
 from etg.cli import main
 from etg.ledger.chain import anchor_path, default_key_path
 from etg.ledger.store import Ledger, LedgerError
+from etg.table.controller import TableTilted
 from tests.ledger_support import open_table, play, played_ledger
 
 
@@ -185,3 +192,73 @@ def test_a_kiosk_whose_ledger_cannot_open_shows_why_then_exits_2(
                for y in range(0, shown[0].get_height(), 7)}
     assert theme.TILT in colours and len(colours) > 3  # the red frame and words on the felt
     assert db.read_bytes() == b""
+
+
+@contextlib.contextmanager
+def no_new_names(folder: Path) -> Iterator[None]:
+    """The folder takes no new file and no rename, root included (``chattr +i``: root ignores
+    permission bits); the files in it stay writable, as SQLite's are. A real read-only
+    folder, as when the data directory is turned read-only under a running kiosk."""
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("this file system cannot make a folder immutable (chattr +i)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def tilt_entries(db: Path) -> list[int]:
+    ledger = Ledger.open_readonly(db)
+    try:
+        return [t["id"] for t in ledger.last_events(("tilt",), 10_000)]
+    finally:
+        ledger.close()
+
+
+def test_an_anchor_that_cannot_be_written_is_one_tilt_not_a_storm(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    db = played_ledger(folder, rounds=2)
+    table = open_table(db)
+    with no_new_names(folder):
+        with pytest.raises(TableTilted, match=r"the anchor .* cannot be written"):
+            play(table, 3)
+        assert table.tilt is not None and len(table.tilt.problems) == 1
+        assert len(tilt_entries(db)) == 1  # on main: hundreds, then a RecursionError
+        with pytest.raises(TableTilted):
+            play(table, 1)
+        table.acknowledge_tilt("supervisor 1")  # the anchor still cannot move: tilted again
+        assert table.tilt is not None and len(table.tilt.problems) == 1
+        assert "cannot be written" in table.tilt.message
+        assert len(tilt_entries(db)) == 2
+    table.acknowledge_tilt("supervisor 1")  # the folder takes names again: the anchor follows
+    assert table.tilt is None
+    play(table, 1)
+    table.close()
+    again = open_table(db)
+    assert again.tilt is None
+    again.close()
+    assert _verify(db)[0] == 0
+
+
+def test_the_anchor_rename_is_made_durable_by_an_fsync_of_its_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = played_ledger(tmp_path, rounds=1)
+    ledger = Ledger.open(db)
+    calls: list[str] = []
+    real_replace, real_fsync = os.replace, os.fsync
+
+    def replace(source: Any, target: Any) -> None:
+        calls.append(f"replace {Path(target).name}")
+        real_replace(source, target)
+
+    def fsync(fd: int) -> None:
+        calls.append("fsync folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "fsync file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(os, "fsync", fsync)
+    ledger.write_anchor()  # the spies call through: the anchor is really written
+    monkeypatch.undo()
+    ledger.close()
+    assert calls == ["fsync file", "replace ledger.db.anchor", "fsync folder"]
+    assert _verify(db)[0] == 0

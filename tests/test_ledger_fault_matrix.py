@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from click.testing import CliRunner
 
 from etg.cli import main
 from etg.core.commands import BetKind, Deal, OpenBets, PlaceWager
+from etg.ledger import fault_note
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
 from etg.table.controller import TableTilted
@@ -60,12 +62,17 @@ def test_a_full_disk_stops_play_with_a_tilt_and_loses_nothing(tmp_path: Path) ->
     assert committed.round.number > 3
     table = open_table(db)  # the fault is gone: same state, to the cent
     assert table.state == committed
-    if table.tilt is not None:  # the tilt reached the ledger: it stands until acknowledged
-        assert "storage" in table.tilt.message
-        table.acknowledge_tilt("supervisor 1")
+    # The full disk refused the tilt's own entry too; the next start records it from the
+    # fault note and it stands until acknowledged (on main: nothing to acknowledge).
+    assert table.tilt is not None, "the full disk's tilt was lost"
+    assert table.tilt.message.startswith("storage: a fault the ledger could not record when "
+                                         "it happened: storage:"), table.tilt.message
+    assert fault_note.read(db) is None  # recorded once: the next start does not tilt again
+    table.acknowledge_tilt("supervisor 1")
     play(table, 2)
     assert verify(table.ledger, full=True) == []
     table.close()
+    assert open_table(db).tilt is None
 
 
 @contextlib.contextmanager
@@ -138,7 +145,45 @@ def test_a_write_lock_held_by_another_process_tilts_and_loses_nothing(
     table.ledger.close()
     again = open_table(db)  # the lock is gone: the round is where the last commit left it
     assert again.state == committed
+    # The lock refused the tilt's own entry too: this start records it from the fault note.
+    assert again.tilt is not None and again.tilt.message == (
+        "storage: a fault the ledger could not record when it happened: storage: the ledger "
+        "is locked by another connection (database is locked)")
+    again.acknowledge_tilt("supervisor 1")
     again.send(PlaceWager(1, 1, BetKind.INITIAL, 500))
+    again.close()
+
+
+@pytest.mark.slow  # a holder process
+def test_a_lost_tilt_acknowledged_before_a_restart_is_not_raised_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Ledger, "busy_timeout_s", 0.2)
+    db = tmp_path / "ledger.db"
+    table = open_table(db)
+    play(table, 1)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('held', flush=True); "
+         "sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(TableTilted, match="locked by another connection"):
+            table.send(OpenBets())
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert fault_note.read(db) == ("storage: the ledger is locked by another connection "
+                                   "(database is locked)")
+    table.acknowledge_tilt("supervisor 1")  # the clearing entry puts the lost tilt on record
+    assert fault_note.read(db) is None
+    table.close()
+    again = open_table(db)
+    assert again.tilt is None
+    cleared = again.ledger.last_events(("tilt_cleared",), 1)[0]
+    assert cleared["details"]["problems"] == ("storage: the ledger is locked by another "
+                                              "connection (database is locked)")
     again.close()
 
 
@@ -216,3 +261,54 @@ def test_a_screen_whose_ledger_read_fails_tilts_instead_of_crashing(tmp_path: Pa
     assert app.table.tilt is not None
     assert app.table.tilt.problems[0].check == "storage"
     assert "the ledger failed" in app.table.tilt.message
+
+
+def test_a_ledger_with_a_second_hard_link_is_refused_by_writers_and_audits(
+        tmp_path: Path) -> None:
+    db = played_ledger(tmp_path, rounds=2)
+    link = tmp_path / "other.db"
+    os.link(db, link)  # a checkpoint through such a link, with its own -wal, corrupted a ledger
+    before = db.read_bytes()
+    for name in (db, link):
+        with pytest.raises(LedgerError, match="has 2 hard links"):
+            Ledger.open(name)
+        with pytest.raises(LedgerError, match="has 2 hard links"):
+            Ledger.open_readonly(name)
+    for args in (["autoplay", "--db", str(link), "--rounds", "1", "--seed", "3",
+                  "--paytable", str(MD5)], ["ledger", "meters", "--db", str(link)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        assert isinstance(result.exception, SystemExit)
+        assert result.output.strip() == f"{link}: the ledger file has 2 hard links; a second " \
+            f"name bypasses its lock and its write-ahead log, so it is refused until the other " \
+            f"links are removed"
+    assert db.read_bytes() == before and not link.with_name("other.db-wal").exists()
+    link.unlink()  # one name again: the ledger is as it was
+    table = open_table(db)
+    assert table.tilt is None
+    table.close()
+
+
+@pytest.mark.slow
+def test_audits_refuse_a_wal_they_cannot_read_on_read_only_media(tmp_path: Path) -> None:
+    live = played_ledger(tmp_path / "live", rounds=3)  # checkpointed into the file, then
+    table = open_table(live)
+    play(table, 4)  # four rounds more, in the -wal only
+    games = table.state.round.number
+    folder = tmp_path / "media"  # a copy of the running ledger: its file, -wal and anchor
+    folder.mkdir()
+    for name in ("ledger.db", "ledger.db-wal", "ledger.db.anchor"):
+        shutil.copyfile(live.with_name(name), folder / name)
+    table.close()
+    db = folder / "ledger.db"
+    assert (folder / "ledger.db-wal").stat().st_size > 32  # rounds the file alone lacks
+    audits = [["meters"], ["recall"], ["export", "--format", "jsonl"], ["tilts"], ["verify"]]
+    with read_only(folder):  # no -shm can be made: on main, read without the -wal, exit 0
+        for audit in audits:
+            done = etg("ledger", *audit, "--db", str(db))
+            assert done.returncode == 2, (audit, done.stdout)
+            assert done.stdout == ""
+            assert done.stderr == (f"{db}: the newest rounds are in ledger.db-wal, which cannot "
+                                   f"be read here without ledger.db-shm (read-only media); copy "
+                                   f"the folder to writable storage and read the copy\n"), audit
+    assert rebuilt_state(db).round.number == games  # writable again: read whole

@@ -254,3 +254,35 @@ def test_the_lock_module_imports_no_pygame_and_nothing_of_etg() -> None:
     tops = {name.split(".")[0] for name in names}
     assert "pygame" not in tops
     assert "etg" not in tops, sorted(names)
+
+
+@pytest.mark.slow  # a holder process
+def test_a_hard_link_to_a_held_ledger_is_refused_on_the_file_identity(
+        holder: Holder, tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    db.write_bytes(b"the ledger")  # the lock never reads it: any existing file will do
+    proc = holder(WRITER, db)
+    other = tmp_path / "elsewhere" / "other.db"
+    other.parent.mkdir()
+    os.link(db, other)  # another name, another .lock beside it: on main the lock was taken
+    with pytest.raises(LedgerInUse) as refused:
+        WriterLock(other).acquire()
+    assert str(refused.value) == f"ledger {other} is in use by another process"
+    db.unlink()  # the first name gone, one link left: the file is still the one held
+    lock = WriterLock(other)
+    with pytest.raises(LedgerInUse):
+        lock.acquire()
+    assert not lock.held
+    sigkill(proc)  # the kernel drops both locks with the holder
+    with WriterLock(other) as again:
+        assert again.held
+
+
+def test_the_identity_lock_is_let_go_with_the_name_lock(db: Path) -> None:
+    db.write_bytes(b"the ledger")
+    link = db.with_name("link.db")
+    os.link(db, link)
+    with WriterLock(db), pytest.raises(LedgerInUse):
+        WriterLock(link).acquire()
+    with WriterLock(link) as lock:  # released: the other name may take it now
+        assert lock.held

@@ -148,7 +148,12 @@ def read_anchor(db_path: Path, key: bytes) -> Anchor | None:
 
 
 def write_anchor(db_path: Path, anchor: Anchor, key: bytes) -> None:
-    """Replace the anchor atomically: a crash leaves the old one or the new one, never half."""
+    """Replace the anchor atomically: a crash leaves the old one or the new one, never half.
+
+    The rename is made durable by an fsync of the folder: until then a power loss
+    may bring back the old anchor, behind a ledger that did commit (a false
+    tilt), or no anchor at all.
+    """
     path = anchor_path(db_path)
     temporary = path.with_name(path.name + ".tmp")
     data = (canonical(anchor.signed(key)) + "\n").encode("utf-8")
@@ -159,6 +164,16 @@ def write_anchor(db_path: Path, anchor: Anchor, key: bytes) -> None:
     finally:
         os.close(fd)
     os.replace(temporary, path)
+    fsync_folder(path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` (a rename, a new file) durable."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _mac(key: bytes, body: dict[str, Any]) -> str:

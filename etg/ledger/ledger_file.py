@@ -16,7 +16,7 @@ from etg.ledger.schema import applied_migrations, refuse_schema, schema_age
 from etg.ledger.terms import LedgerError
 
 __all__ = ["APPLICATION_ID", "PAGE_SIZE", "check_anchored_identity", "check_header",
-           "check_identity", "connect_readonly", "default_path", "prepare"]
+           "check_identity", "check_single_link", "connect_readonly", "default_path", "prepare"]
 
 APPLICATION_ID = 0x45544731  # "ETG1" in the SQLite header: this file is an ETG ledger
 _HEADER = b"SQLite format 3\x00"
@@ -56,8 +56,19 @@ def prepare(conn: sqlite3.Connection, path: Path, fresh: bool) -> bool:
     return schema != "current"
 
 
+_WAL_HEADER_BYTES = 32
+"""A ``-wal`` no longer than its header holds no page: the file alone is the whole ledger."""
+
+
 def connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:
-    """Read-only; on read-only media (no ``-shm`` can be made) as an immutable file."""
+    """Read-only; on read-only media (no ``-shm`` can be made) as an immutable file, and only
+    when no ``-wal`` holds pages the file lacks.
+
+    An immutable connection never reads the ``-wal``: with one beside the file it
+    would show the ledger as it was at the last checkpoint, with rounds missing
+    and old meters (issue 25, finding 7). Such a ledger is refused in one line
+    instead (:class:`LedgerError`), saying how to read it whole.
+    """
     uri = path.resolve().as_uri()
     try:
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
@@ -67,8 +78,36 @@ def connect_readonly(path: Path, timeout: float) -> sqlite3.Connection:
     except sqlite3.OperationalError as error:
         if "unable to open" not in str(error) and "readonly" not in str(error):
             raise
+    wal = path.with_name(path.name + "-wal")
+    try:
+        pending = wal.stat().st_size > _WAL_HEADER_BYTES
+    except FileNotFoundError:
+        pending = False
+    except OSError as error:
+        raise LedgerError(f"{path}: its write-ahead log {wal.name} cannot be read: "
+                          f"{error.strerror or error}") from None
+    if pending:
+        raise LedgerError(f"{path}: the newest rounds are in {wal.name}, which cannot be read "
+                          f"here without {path.name}-shm (read-only media); copy the folder "
+                          f"to writable storage and read the copy")
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None,
                            check_same_thread=False)
+
+
+def check_single_link(path: Path) -> None:
+    """The ledger must have one name: another hard link has its own ``-wal``, ``-shm`` and
+    lock beside it, so a writer or an audit through it would miss or break the ledger's
+    (issue 25, finding 9)."""
+    try:
+        links = path.stat().st_nlink
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise LedgerError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
+    if links > 1:
+        raise LedgerError(f"{path}: the ledger file has {links} hard links; a second name "
+                          f"bypasses its lock and its write-ahead log, so it is refused until "
+                          f"the other links are removed")
 
 
 def check_identity(conn: sqlite3.Connection, path: Path, fresh: bool = False) -> None:

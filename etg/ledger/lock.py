@@ -7,6 +7,16 @@ drops the lock when the holder's process dies, however it dies, so a crashed or
 killed kiosk never leaves the ledger locked. The lock file is left in place on
 release: deleting a lock file races with another process acquiring it.
 
+The lock is also held on the ledger file's identity (its device and inode),
+not only on its name: a ``flock`` on the ledger file itself, taken when the file
+exists. A second name for the same file (a hard link, a symlink, a bind mount)
+has another ``.lock`` beside it but the same inode, so a writer through it is
+refused as well (issue 25, finding 9: a checkpoint through a hard link, with a
+``-wal`` of its own, corrupted the ledger). SQLite's own locks are POSIX record
+locks (``fcntl``), which Linux keeps apart from ``flock``: the two never meet.
+A ledger the run itself creates is held on its name alone until the next start;
+:func:`etg.ledger.ledger_file.check_single_link` refuses a second link to it.
+
 The holder's pid lives in a separate ``<ledger>.pid`` file, written only while
 the lock is held and cleared on release; a refused writer reads it to name the
 holder, and says "another process" when it is missing, unreadable or names a
@@ -82,6 +92,7 @@ class WriterLock:
             fallback_to_soft=False,
             preserve_lock_file=True,
         )
+        self._identity: int | None = None  # the descriptor holding the flock on the file itself
 
     @property
     def held(self) -> bool:
@@ -105,8 +116,10 @@ class WriterLock:
         except Timeout:
             raise LedgerInUse(self.db_path, self._holder_pid()) from None
         try:
+            self._hold_identity()
             self._write_pid()
         except BaseException:
+            self._let_identity_go()
             self._lock.release(force=True)
             raise
 
@@ -118,6 +131,7 @@ class WriterLock:
             with contextlib.suppress(OSError):
                 self._clear_pid()
         finally:
+            self._let_identity_go()
             self._lock.release(force=True)
 
     def __enter__(self) -> Self:
@@ -134,6 +148,35 @@ class WriterLock:
 
     def __repr__(self) -> str:
         return f"WriterLock({self.db_path!r}, held={self.held})"
+
+    # --- the file's identity: a flock on the ledger file itself ---------------------------
+
+    def _hold_identity(self) -> None:
+        """Lock the ledger file's inode, whatever name it is reached by; nothing if it is not
+        there yet (the name's lock guards its creation).
+
+        :raises LedgerInUse: a writer holds the same file under another name.
+        """
+        import fcntl  # here, not above: acquire() has refused a platform without it
+
+        try:
+            fd = os.open(self.db_path, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise LedgerInUse(self.db_path, None) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        self._identity = fd
+
+    def _let_identity_go(self) -> None:
+        fd, self._identity = self._identity, None
+        if fd is not None:
+            os.close(fd)  # closing the only descriptor of the open file drops its flock
 
     # --- the pid file: written and cleared only while holding the lock -------------------
 

@@ -69,6 +69,7 @@ from etg.ledger.ledger_file import (
     check_anchored_identity,
     check_header,
     check_identity,
+    check_single_link,
     connect_readonly,
     prepare,
 )
@@ -125,6 +126,7 @@ class Ledger(LedgerHistory):
                               f"{chain.anchor_path(path)} records one; it was not re-created")
         if not fresh:
             check_header(path, anchored=chain.anchor_path(path).exists())
+            check_single_link(path)
         try:
             key = chain.load_or_create_key(key_path)
         except (chain.LedgerKeyError, OSError) as error:
@@ -191,6 +193,7 @@ class Ledger(LedgerHistory):
         if not path.exists():
             raise LedgerError(f"{path}: no such ledger")
         check_header(path)
+        check_single_link(path)
         try:
             key: bytes | None = chain.load_key(key_path or chain.default_key_path())
         except chain.LedgerKeyError:
@@ -250,11 +253,16 @@ class Ledger(LedgerHistory):
             self.write_anchor()
 
     def write_anchor(self) -> None:
+        """Move the anchor to the head. One that cannot be written pauses the anchor: the
+        fault is one tilt, and the commit recording it must not fail the same way and tilt
+        again (issue 25, finding 6: a read-only folder made a storm of tilts, then a
+        RecursionError). The acknowledgement of that tilt tries the anchor again."""
         assert self.key is not None
         try:
             chain.write_anchor(self.path, self.anchor(), self.key)
             self.anchor_fault = None
         except OSError as error:
+            self.anchor_paused = True
             self.anchor_fault = f"the anchor {chain.anchor_path(self.path)} cannot be written: " \
                                 f"{error.strerror or error}"
 

@@ -283,8 +283,9 @@ class LedgerWriter:
             self.stats.commit_s.append(seconds)
             self.stats.batches += 1
             self.stats.largest_batch = max(self.stats.largest_batch, len(batch))
-            if self.ledger.anchor_fault is not None and self._anchor_fault is None:
-                self._anchor_fault = self.ledger.anchor_fault
+            if self.ledger.anchor_fault is not None:  # taken once: one fault, one tilt
+                self._anchor_fault = self._anchor_fault or self.ledger.anchor_fault
+                self.ledger.anchor_fault = None
         for job, result in zip(batch, results, strict=True):
             job.done.set_result(result)
         self._finish()

@@ -72,6 +72,7 @@ from etg.core.rng import RandomSource, SystemSource
 from etg.core.shoe import draw_shoe
 from etg.core.state import Phase, TableState
 from etg.core.wheel import draw_stops
+from etg.ledger import fault_note
 from etg.ledger.codec import dump_event
 from etg.ledger.store import (
     CHECKPOINT_EVERY,
@@ -217,9 +218,12 @@ class Table:
         ledger = self._ledger
         last = ledger.last_events(("power_up", "shutdown"), 1)
         interrupted = bool(last) and last[0]["kind"] == "power_up"
+        unrecorded = fault_note.read(ledger.path)
         problems = [*(self.tilt.problems if self.tilt else []),
                     *verify(ledger, self.paytable, state=self.state,
-                            file_check=not self._file_check_due)]
+                            file_check=not self._file_check_due),
+                    *([Problem("storage", f"a fault the ledger could not record when it "
+                                          f"happened: {unrecorded}")] if unrecorded else [])]
         earlier = active_tilts(ledger)
         with ledger.atomic():
             ledger.log("power_up", None, {"round": self.state.round.number,
@@ -228,6 +232,9 @@ class Table:
                                           "after_interruption": interrupted})
             ids = [ledger.log("tilt", None, {"check": p.check, "message": p.message})["id"]
                    for p in problems]
+        if unrecorded:
+            fault_note.clear(ledger.path)  # the ledger has it now, as a tilt to acknowledge
+        _reserve_fault_note(ledger)
         if interrupted:
             log.warning("power-up after an interruption: the last run did not shut down cleanly")
         tilts = [*earlier, *(e for e in ledger.last_events(("tilt",), len(ids)) if ids)]
@@ -314,7 +321,12 @@ class Table:
         except TableTilted as fault:
             raise TableTilted(f"the tilt cannot be cleared: {fault}") from None
         log.warning("tilt acknowledged by %s: %s", operator, tilt.message)
-        self.tilt = None
+        _forget_noted_faults(self._ledger)  # the clearing entry records them: not again
+        # What the clearing commit itself tilted on (an anchor still not writable) stands.
+        after = self.tilt
+        fresh = after.problems[len(tilt.problems):] if after is not None else []
+        self.tilt = Tilt(fresh, [i for i in after.ids if i not in tilt.ids]) \
+            if fresh and after is not None else None
 
     def switch_paytable(self, paytable: LoadedPaytable, operator: str) -> list[Event]:
         """Switch to another approved paytable: between rounds, no credits on any seat.
@@ -655,8 +667,20 @@ class Table:
 
         receipt = self.writer.submit(record)
         receipt.add_done_callback(self._pause_anchor)
+        receipt.add_done_callback(lambda done: self._note_if_lost(done, problem))
         log.error("tilt: %s", problem.message)
         self._track(receipt, quiet=True, then=self._note_tilt_entry)
+
+    def _note_if_lost(self, done: Future[Any], problem: Problem) -> None:
+        """A tilt the ledger could not take (a full disk) goes to the fault note, for the
+        next start to record (:mod:`etg.ledger.fault_note`); runs where the commit ran."""
+        if done.exception() is None:
+            return
+        try:
+            fault_note.record(self._ledger.path, f"{problem.check}: {problem.message}")
+        except OSError as error:
+            log.critical("tilt neither in the ledger nor in its fault note (%s): %s",
+                         error.strerror or error, problem.message)
 
     def _pause_anchor(self, _: Future[Any]) -> None:
         # Runs where the tilt's commit ran, before the writer takes its next batch.
@@ -665,6 +689,27 @@ class Table:
     def _note_tilt_entry(self, entry_id: Any) -> None:
         if self.tilt is not None:
             self.tilt.ids.append(int(entry_id))
+
+
+def _forget_noted_faults(ledger: Ledger) -> None:
+    """Blank the fault note once an acknowledgement has put its faults on record; nothing
+    to do (one small read) unless a tilt's entry was lost this run."""
+    try:
+        if fault_note.read(ledger.path):
+            fault_note.clear(ledger.path)
+    except OSError as error:
+        log.error("the fault note %s cannot be blanked: %s; the next start tilts on it again",
+                  fault_note.note_path(ledger.path), error.strerror or error)
+
+
+def _reserve_fault_note(ledger: Ledger) -> None:
+    """Room for a fault the ledger may later be unable to record; without it play goes on,
+    as it always could (the disk is checked before each round)."""
+    try:
+        fault_note.reserve(ledger.path)
+    except OSError as error:
+        log.error("no room for the ledger's fault note %s: %s",
+                  fault_note.note_path(ledger.path), error.strerror or error)
 
 
 def _round_open_at(ledger: Ledger, opened: dict[str, Any] | None, seq: int) -> RoundOpen | None:
