@@ -32,7 +32,8 @@ def paytable() -> None:
 @paytable.command("check")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the figures as JSON instead of tables.")
 def paytable_check(files: tuple[Path, ...], as_json: bool) -> None:
     """Validate FILE... and print each one's exact figures; exit 0 valid, 2 invalid."""
     from etg.math.check_rows import side_wager_rows
@@ -110,7 +111,7 @@ def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the simulation.")
 def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_rounds: int,
              seed: int) -> None:
-    """Write the regulator's par sheet of each FILE as a standalone HTML page (SPEC §8)."""
+    """Write the regulator's par sheet of each FILE as a standalone HTML page."""
     from etg.math.parsheet import output_path
     from etg.math.parsheet.figures import par_sheet, sheet_json
     from etg.math.parsheet.html import render

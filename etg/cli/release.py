@@ -107,9 +107,11 @@ BENCH_KEYS: dict[str, Any] = {  # SPEC §11: every key, null until a benchmark m
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (SPEC §11 keys).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object, every figure's key present.")
 def bench(as_json: bool) -> None:
-    """Measure the performance figures of SPEC §11 (null: not measurable yet)."""
+    """Measure the performance figures: frame and commit times, simulation and start-up
+    speeds, memory (null: not measurable here)."""
     folder = Path(__file__).resolve().parent.parent / "benchmarks"
     modules = sorted(folder.glob("bench_*.py"))
     if not modules:

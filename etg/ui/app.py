@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -120,16 +119,14 @@ class App:
         The engine allows it only between rounds with no credits on any seat.
         The cabinet file then names the new paytable, so a restart plays it.
         """
-        from etg.config.cabinet_edit import set_cabinet_value
+        from etg.table.switch import switch_paytable
 
         try:
-            self.table.switch_paytable(loaded, operator)
+            switch_paytable(self.table, loaded, operator, self.cabinet_file)
         except (Refused, TableTilted) as refusal:
             message = refusal.message if isinstance(refusal, Refused) else str(refusal)
             self.notify(message)
             return message
-        relative = os.path.relpath(loaded.path.resolve(), self.cabinet_file.parent.resolve())
-        set_cabinet_value(self.cabinet_file, "active_paytable", relative)
         self.cabinet = load_cabinet(self.cabinet_file)
         self.replace_base(routes.table_scene(self))
         self.notify(f"NOW PLAYING {loaded.paytable.name}", error=False)
@@ -209,7 +206,7 @@ class App:
             except STORAGE_FAULTS as fault:  # a read the ledger could not serve: a tilt
                 if self.table.tilt is None:
                     self.table.fault(fault)
-                if self.frames == self.options.frames:
+                if self.frames == self.options.frames or self._stranded():
                     self.quit_requested = True
 
     def idle(self, until: float) -> None:
@@ -242,8 +239,13 @@ class App:
             self._frame(draw)
         if self.wait_for_commits:  # as a real frame finds its commits done when the next starts
             self.table.deliver(wait=True)
-        if self._finished() or self.frames == self.options.frames:
+        if self._finished() or self.frames == self.options.frames or self._stranded():
             self.quit_requested = True
+
+    def _stranded(self) -> bool:
+        """A headless table that tilted: nobody can see it to acknowledge it, so it stops
+        (``etg run`` then prints the tilt and exits 2) instead of waiting for ever."""
+        return self.options.headless and self.table.tilted
 
     def _frame(self, draw: bool) -> None:
         """The frame proper: input, clock, updates, drawing, screenshot, the demo's move."""
