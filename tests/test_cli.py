@@ -123,8 +123,12 @@ def test_python_dash_m_etg_is_the_same_program() -> None:
 
 def test_readme_documents_every_command() -> None:
     readme = (ROOT / "README.md").read_text()
-    for name in main.commands:  # type: ignore[attr-defined]
+    for name, command in main.commands.items():  # type: ignore[attr-defined]
         assert f"etg {name}" in readme, f"README does not mention `etg {name}`"
+        for sub in getattr(command, "commands", {}):  # a group's commands: etg paytable list
+            assert f"etg {name} {sub}" in readme, f"README does not mention `etg {name} {sub}`"
+    for option in ("--quiet", "--verbose", "_ETG_COMPLETE"):  # the group's options, completion
+        assert option in readme, f"README does not mention {option}"
 
 
 def test_paytable_check_warns_when_the_bonus_spin_return_leaves_the_operators_band(
