@@ -26,7 +26,7 @@ from etg.cli.program import INVALID, _load_or_exit, main
 
 @main.group()
 def paytable() -> None:
-    """Validate paytables and show their exact figures."""
+    """The paytables: those on this cabinet and the active one, switching, checking files."""
 
 
 @paytable.command("check")

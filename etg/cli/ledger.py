@@ -75,7 +75,7 @@ def _db_option(f: Any) -> Any:
 @click.option("--events", is_flag=True,
               help="Also decode every round's events and make its summary again (slower).")
 @click.option("--archive", "archives", multiple=True,
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="An archive of this ledger (etg ledger archive): its links are walked as "
                    "one chain with the ledger's. May be given more than once.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -132,11 +132,13 @@ def ledger_archive(db_path: Path, before: str, out: Path) -> None:
     from etg.ledger.archive import archive
     from etg.ledger.store import Ledger, LedgerError
 
-    _logging("archive")
     moment = _moment(before, upper=False, option="etg ledger archive: --before",
                      rounds=False)  # the start of that day (or that instant), UTC
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
+    if not out.parent.is_dir():
+        _refuse(f"{out}: no folder {out.parent} to write the archive in")
+    _logging("archive")
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
@@ -208,13 +210,13 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     from etg.ledger.verify import active_tilts
     from etg.table.pin import PinRole, verify_pin
 
-    _logging("acknowledge")
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
     if stored is None:
         _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
+    _logging("acknowledge")
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)

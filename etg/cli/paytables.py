@@ -130,7 +130,6 @@ def paytable_activate(paytable_id: str, config_dir: Path | None, db_path: Path |
     from etg.table.records import OPERATOR, OperatorAction, PinOk, WrongPin
     from etg.table.switch import cabinet_names, switch_paytable
 
-    _logging("activate")
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
     if cabinet.operator_pin_hash is None:
@@ -140,6 +139,7 @@ def paytable_activate(paytable_id: str, config_dir: Path | None, db_path: Path |
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger; nothing has been played on it, so set "
                 f"active_paytable in {cabinet_file} and the kiosk records it at its first start")
+    _logging("activate")  # once the input is known good: bad input writes nothing
     with _writer_lock(db_path):
         table = _open(db_path, cabinet_file, cabinet)
         try:

@@ -22,6 +22,7 @@ from etg.cli.program import (
     INVALID,
     _active_paytable,
     _cabinet_or_exit,
+    _ledger_folder_or_exit,
     _load_or_exit,
     _logging,
     _refuse,
@@ -84,7 +85,6 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
     except NoDisplay as error:
         _refuse(f"etg run: no display to open a window on ({error}); "
                 f"use --headless --demo to run without one")
-    _logging("run", fault_file=True)
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
@@ -93,6 +93,8 @@ def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: boo
         db_path = (default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}") if demo
                    else cabinet_ledger(cabinet_file, cabinet))
         _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+    _ledger_folder_or_exit(db_path)
+    _logging("run", fault_file=True)  # once the input is known good: bad input writes nothing
     options = RunOptions(windowed=windowed, headless=headless, demo=demo, rounds=rounds,
                          screenshots=screenshots, config_dir=config, frames=frames)
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
@@ -166,8 +168,9 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     from etg.table.bots import RoundDriver, standard_bots
     from etg.table.controller import TableTilted
 
-    _logging("autoplay")
     loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
+    _ledger_folder_or_exit(db_path)
+    _logging("autoplay")
     with _writer_lock(db_path):
         table = _open_table(db_path, loaded, seed, LedgerKind.TEST, jackpot_rules=JackpotRules())
         try:

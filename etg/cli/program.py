@@ -19,14 +19,42 @@ from etg.config.problems import ConfigError
 INVALID = 2
 
 
+class _OneLine(click.ClickException):
+    """A usage error as one line on stderr, exit 2: click's own takes four lines."""
+
+    exit_code = INVALID
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+def _one_line(error: click.UsageError) -> _OneLine:
+    where = error.ctx.command_path if error.ctx is not None else "etg"
+    return _OneLine(f"{where}: {error.format_message()} (see {where} --help)")
+
+
 class _Program(click.Group):
-    """The command group: a storage or decoding fault ends in one line and exit 2, not a trace."""
+    """The command group: bad usage, a storage or a decoding fault ends in one line and exit 2,
+    never a trace or a screen of usage."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # the help asked for by giving nothing
+        except click.UsageError as error:  # the group's own options: etg --bogus
+            raise _one_line(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         from etg.ledger.terms import LedgerError, describe
 
         try:
             return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:  # a command's options and arguments
+            raise _one_line(error) from None
         except LedgerError as error:
             _refuse(f"etg: {error}")
         except sqlite3.Error as error:
@@ -121,13 +149,18 @@ def _cabinet_or_exit(cabinet_file: Path) -> Cabinet:
         sys.exit(INVALID)
 
 
+def _ledger_folder_or_exit(db_path: Path) -> None:
+    """A typing slip in ``--db`` never makes folders: the ledger's must be there."""
+    if not db_path.parent.is_dir():
+        _refuse(f"{db_path}: no folder {db_path.parent} to hold the ledger")
+
+
 @contextlib.contextmanager
 def _writer_lock(db_path: Path) -> Iterator[None]:
     """Hold the ledger's single-writer lock for the command's life; one line if it is taken."""
     from etg.ledger.lock import LedgerInUse, WriterLock
 
-    if not db_path.parent.is_dir():  # a typing slip in --db never makes folders
-        _refuse(f"{db_path}: no folder {db_path.parent} to hold the ledger")
+    _ledger_folder_or_exit(db_path)
     lock = WriterLock(db_path)
     try:
         lock.acquire()

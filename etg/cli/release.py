@@ -23,7 +23,7 @@ from etg.cli.program import main
 # --- etg verify -------------------------------------------------------------------------
 
 @main.command("verify")
-@click.option("--bundle", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--bundle", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A onedir build to check (default: this program, when it is frozen).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def verify_software(bundle: Path | None, as_json: bool) -> None:
