@@ -148,3 +148,14 @@ def test_paytable_check_warns_when_the_bonus_spin_return_leaves_the_operators_ba
     assert len(json.loads(out)["paytables"][0]["warnings"]) == 2
     code, out, _ = invoke("paytable", "check", str(MD5), "--json")
     assert json.loads(out)["paytables"][0]["warnings"] == []
+
+
+def test_readme_says_where_crashes_go_and_what_ledger_verify_checks() -> None:
+    """Issue 26: README put uncaught exceptions in faults.log (they go to etg.log, see
+    tests/test_logsetup.py) and had `verify` check the active paytable file (it has no cabinet
+    to compare with: tests/test_cli_operator.py's disagreement is found at the kiosk's start)."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "a crash (an uncaught exception) is written there with its traceback" in readme
+    assert "faulthandler and uncaught exceptions" not in readme
+    assert "the active paytable file is the approved one" not in readme
+    assert "`etg ledger verify` has no cabinet to compare with" in readme

@@ -299,20 +299,6 @@ def test_run_never_makes_the_folders_of_a_mistyped_db(tmp_path: Path) -> None:
     assert not (tmp_path / "no").exists()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("--role", "dealer"), "etg pin set: --role dealer needs the dealer's ID: --dealer ID "
-                           "(e.g. D0417); nothing was changed\n"),
-    (("--role", "supervisor", "--dealer", "D0417"),
-     "etg pin set: --dealer is for a dealer's PIN (--role dealer), not the supervisor's; "
-     "nothing was changed\n"),
-])
-def test_pin_set_says_in_a_sentence_what_a_dealers_pin_needs(
-        tmp_path: Path, args: tuple[str, ...], message: str) -> None:
-    config = config_copy(tmp_path)
-    code, _, err = invoke("pin", "set", "--config", str(config), *args)
-    assert (code, err) == (2, message)
-
-
 def test_help_texts_cite_nothing_a_user_does_not_have() -> None:
     def every(group: object, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
         commands = getattr(group, "commands", {})
