@@ -70,7 +70,7 @@ CASES: list[tuple[str, ...]] = [
     ("paytable", "activate", "md-community-7", "--config", "{tmp}/config",
      "--db", "{missing}"),
     ("parsheet", "{missing}", "--out", "{tmp}/p.html", "--sim-rounds", "0"),
-    ("parsheet", "{tmp}/md5.yaml", "--out", "{missing}/p.html", "--sim-rounds", "0"),
+    ("parsheet", "{tmp}/md5.yaml", "--out", "{missing}/p.html"),
     ("parsheet", "{tmp}/md5.yaml", "--out", "{tmp}/p.html", "--mix", "2"),
     ("parsheet", "{tmp}/md5.yaml", "--out", "{tmp}/p.html", "--mix", "half"),
     ("parsheet", "{tmp}/md5.yaml", "--out", "{tmp}/p.html", "--sim-rounds", "-1"),

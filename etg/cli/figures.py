@@ -20,7 +20,7 @@ from etg.config.problems import ConfigError
 if TYPE_CHECKING:
     from etg.core.paytable import Paytable
 
-from etg.cli.program import INVALID, _load_or_exit, main
+from etg.cli.program import INVALID, _load_or_exit, _refuse, main
 
 # --- etg paytable ---------------------------------------------------------------------------
 
@@ -116,6 +116,8 @@ def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_ro
     from etg.math.parsheet.figures import par_sheet, sheet_json
     from etg.math.parsheet.html import render
 
+    if not out.parent.is_dir():  # refused before minutes of figures, not after
+        _refuse(f"{out}: no folder {out.parent} to write the par sheet in")
     sheets: list[dict[str, Any]] = []
     for path in files:
         loaded = _load_or_exit(path)
