@@ -86,10 +86,11 @@ def test_pin_set_for_the_floorperson_and_a_dealer_then_remove_the_dealer(config:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("--role", "dealer"), "a dealer's PIN is set with --role dealer --dealer ID, and only a "
-                           "dealer's"),
-    (("--dealer", "D1"), "a dealer's PIN is set with --role dealer --dealer ID, and only a "
-                         "dealer's"),
+    # Issue 26: whole sentences that say what to type, not a fragment.
+    (("--role", "dealer"), "etg pin set: --role dealer needs the dealer's ID: --dealer ID "
+                           "(e.g. D0417); nothing was changed"),
+    (("--dealer", "D1"), "etg pin set: --dealer is for a dealer's PIN (--role dealer), not the "
+                         "operator's; nothing was changed"),
     (("--role", "dealer", "--dealer", "417"),
      "PIN refused: a dealer ID is D and 1 to 8 digits (D0417), not '417'; nothing was changed"),
 ])

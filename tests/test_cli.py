@@ -123,8 +123,12 @@ def test_python_dash_m_etg_is_the_same_program() -> None:
 
 def test_readme_documents_every_command() -> None:
     readme = (ROOT / "README.md").read_text()
-    for name in main.commands:  # type: ignore[attr-defined]
+    for name, command in main.commands.items():  # type: ignore[attr-defined]
         assert f"etg {name}" in readme, f"README does not mention `etg {name}`"
+        for sub in getattr(command, "commands", {}):  # a group's commands: etg paytable list
+            assert f"etg {name} {sub}" in readme, f"README does not mention `etg {name} {sub}`"
+    for option in ("--quiet", "--verbose", "_ETG_COMPLETE"):  # the group's options, completion
+        assert option in readme, f"README does not mention {option}"
 
 
 def test_paytable_check_warns_when_the_bonus_spin_return_leaves_the_operators_band(
@@ -175,3 +179,14 @@ def test_sim_refuses_jobs_it_cannot_use(extra: tuple[str, ...], says: str) -> No
     code, out, err = invoke("sim", str(MD5), "--rounds", "10", *extra)
     assert code == 2
     assert says in err and out == ""
+
+
+def test_readme_says_where_crashes_go_and_what_ledger_verify_checks() -> None:
+    """Issue 26: README put uncaught exceptions in faults.log (they go to etg.log, see
+    tests/test_logsetup.py) and had `verify` check the active paytable file (it has no cabinet
+    to compare with: tests/test_cli_operator.py's disagreement is found at the kiosk's start)."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert "a crash (an uncaught exception) is written there with its traceback" in readme
+    assert "faulthandler and uncaught exceptions" not in readme
+    assert "the active paytable file is the approved one" not in readme
+    assert "`etg ledger verify` has no cabinet to compare with" in readme

@@ -32,8 +32,11 @@ CONFIG_USERS = [path for path, command in commands()
 
 
 def test_these_commands_take_a_configuration_directory() -> None:
-    assert sorted(CONFIG_USERS) == [("ledger", "acknowledge"), ("pin", "remove-dealer"),
-                                    ("pin", "set"), ("run",)]
+    assert sorted(CONFIG_USERS) == [
+        ("ledger", "acknowledge"), ("ledger", "archive"), ("ledger", "export"),
+        ("ledger", "meters"), ("ledger", "recall"), ("ledger", "tilts"), ("ledger", "verify"),
+        ("paths",), ("paytable", "activate"), ("paytable", "list"), ("pin", "remove-dealer"),
+        ("pin", "set"), ("run",)]
 
 
 @pytest.mark.parametrize("path", CONFIG_USERS, ids=" ".join)

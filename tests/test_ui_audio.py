@@ -181,6 +181,19 @@ def test_without_a_sound_device_the_audio_is_silent_and_says_so_once(
     assert (audio.volume, audio.muted, audio.gain) == (90, True, 0.0)
 
 
+def test_what_the_sound_library_prints_goes_to_the_log_not_stderr(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 26: with no sound card, ALSA wrote eight lines of its own on file descriptor 2."""
+    pygame.mixer.quit()
+    monkeypatch.setenv("SDL_AUDIODRIVER", "alsa")  # a real driver, on whatever card is there
+    capfd.readouterr()
+    with caplog.at_level(logging.INFO, logger="etg.audio"):
+        Audio.open(Sound(volume=40, mute=False))
+    pygame.mixer.quit()
+    assert capfd.readouterr().err == ""
+
+
 @pytest.mark.slow
 def test_the_kiosk_starts_and_runs_without_a_sound_device(tmp_path: Path) -> None:
     config = k.config_copy(tmp_path)

@@ -27,13 +27,14 @@ from etg.cli.program import INVALID, _cabinet_or_exit, _load_or_exit, _refuse, m
 
 @main.group()
 def paytable() -> None:
-    """Validate paytables and show their exact figures."""
+    """The paytables: those on this cabinet and the active one, switching, checking files."""
 
 
 @paytable.command("check")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print SPEC §9's JSON instead of tables.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the figures as JSON instead of tables.")
 @click.option("--cabinet", "cabinet_file", type=click.Path(dir_okay=False, path_type=Path),
               help="The cabinet.yaml whose return_band every wager must lie in (default: the "
                    "site configuration's, if there is one).")
@@ -134,12 +135,14 @@ def _mix_option(ctx: click.Context, param: click.Parameter, value: str | None) -
               help="Processes of the engine cross-check (default: every core).")
 def parsheet(files: tuple[Path, ...], out: Path, as_json: bool, mix: Any, sim_rounds: int,
              seed: int, engine_rounds: int, jobs: int | None) -> None:
-    """Write the regulator's par sheet of each FILE as a standalone HTML page (SPEC §8)."""
+    """Write the regulator's par sheet of each FILE as a standalone HTML page."""
     from etg.math.engine_sim import cores
     from etg.math.parsheet import output_path
     from etg.math.parsheet.figures import par_sheet, sheet_json
     from etg.math.parsheet.html import render
 
+    if not out.parent.is_dir():  # refused before minutes of figures, not after
+        _refuse(f"{out}: no folder {out.parent} to write the par sheet in")
     sheets: list[dict[str, Any]] = []
     for path in files:
         loaded = _load_or_exit(path)

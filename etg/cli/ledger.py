@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import json
 import sys
 from collections.abc import Iterator
@@ -19,7 +21,16 @@ from etg.config.loader import default_config_dir
 if TYPE_CHECKING:
     from etg.ledger.store import Ledger
 
-from etg.cli.program import _cabinet_or_exit, _logging, _refuse, _writer_lock, main
+from etg.cli.program import (
+    _cabinet_or_exit,
+    _logging,
+    _refuse,
+    _writer_lock,
+    ledger_or_cabinets,
+    loudness,
+    main,
+    say,
+)
 
 # --- etg ledger -----------------------------------------------------------------------------
 
@@ -33,10 +44,28 @@ def ledger() -> None:
     """
 
 
+_CONFIG = click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
+                       help="Site configuration directory with cabinet.yaml (default: "
+                            "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet; "
+                            "etg paths shows it).")
+
+
 def _db_option(f: Any) -> Any:
-    return click.option("--db", "db_path", required=True,
-                        type=click.Path(dir_okay=False, path_type=Path),
-                        help="Ledger file.")(f)
+    """``--db`` and ``--config``: the ledger named, else the cabinet's (``database`` of its
+    ``cabinet.yaml``, or ``ledger.db`` in the data directory; see ``etg paths``)."""
+    wants_config = "config_dir" in inspect.signature(f).parameters
+
+    @functools.wraps(f)
+    def command(*args: Any, db_path: Path | None, config_dir: Path | None,
+                **kwargs: Any) -> Any:
+        db_path = ledger_or_cabinets(db_path, config_dir)
+        if wants_config:
+            kwargs["config_dir"] = config_dir
+        return f(*args, db_path=db_path, **kwargs)
+
+    command = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+                           help="Ledger file (default: the cabinet's ledger).")(command)
+    return _CONFIG(command)
 
 
 @ledger.command("verify")
@@ -47,7 +76,7 @@ def _db_option(f: Any) -> Any:
 @click.option("--events", is_flag=True,
               help="Also decode every round's events and make its summary again (slower).")
 @click.option("--archive", "archives", multiple=True,
-              type=click.Path(dir_okay=False, path_type=Path),
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="An archive of this ledger (etg ledger archive): its links are walked as "
                    "one chain with the ledger's. May be given more than once.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
@@ -104,12 +133,13 @@ def ledger_archive(db_path: Path, before: str, out: Path) -> None:
     from etg.ledger.archive import archive
     from etg.ledger.store import Ledger, LedgerError
 
-    _logging("archive")
-    if before.isdigit():
-        _refuse(f"etg ledger archive: --before {before!r} is not a date (YYYY-MM-DD) or ISO time")
-    moment = str(_span(before, None).since)  # the start of that day (or that instant), UTC
+    moment = _moment(before, upper=False, option="etg ledger archive: --before",
+                     rounds=False)  # the start of that day (or that instant), UTC
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
+    if not out.parent.is_dir():
+        _refuse(f"{out}: no folder {out.parent} to write the archive in")
+    _logging("archive")
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
@@ -173,9 +203,6 @@ def ledger_tilts(db_path: Path, as_json: bool) -> None:
 @_db_option
 @click.option("--tilt", "tilt_id", type=int, required=True,
               help="The tilt's id (etg ledger tilts).")
-@click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Site configuration directory with cabinet.yaml, for the supervisor's PIN "
-                   "(default: ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet).")
 @click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
 def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
                        pin_stdin: bool) -> None:
@@ -184,13 +211,13 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     from etg.ledger.verify import active_tilts
     from etg.table.pin import PinRole, verify_pin
 
-    _logging("acknowledge")
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"
     stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
     if stored is None:
         _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
+    _logging("acknowledge")
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
@@ -277,30 +304,58 @@ def ledger_meters(db_path: Path, as_json: bool) -> None:
               help="First round number, or first date (YYYY-MM-DD, UTC) or ISO time.")
 @click.option("--to", "end", metavar="ROUND|DATE",
               help="Last round number, or last date (the whole day, UTC) or ISO time.")
-def ledger_export(db_path: Path, fmt: str, start: str | None, end: str | None) -> None:
-    """Export the hand ledger (jsonl and json: with the event log) for audit, to standard output.
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file (never overwritten) instead of standard output.")
+def ledger_export(db_path: Path, fmt: str, start: str | None, end: str | None,
+                  out_file: Path | None) -> None:
+    """Export the hand ledger (jsonl and json: with the event log) for audit.
 
     Read in chunks and written as it is read: memory stays flat at any ledger size.
     """
-    from etg.ledger.export import csv_lines, jsonl_lines
-
     span = _span(start, end)
+    if out_file is not None and out_file.exists():
+        _refuse(f"{out_file}: already exists; an export never overwrites a file")
+    if out_file is not None and not out_file.parent.is_dir():
+        _refuse(f"{out_file}: no folder {out_file.parent} to write it in")
     store = _open_ledger(db_path)
-    out = sys.stdout
     try:
-        with store.reading(), _progress("export", enabled=True) as tick:
-            trail = _counted(store.audit_trail(span), tick, store.round_count())
-            if fmt == "csv":
-                chunks = csv_lines(item for kind, item in trail if kind == "round")
-            elif fmt == "jsonl":
-                chunks = jsonl_lines(trail)
-            else:
-                chunks = _json_document(store, span, tick)
-            for chunk in chunks:
-                out.write(chunk)
+        if out_file is None:
+            _export(store, span, fmt, sys.stdout)
+            sys.stdout.flush()
+            return
+        with _new_file(out_file) as out:
+            _export(store, span, fmt, out)
     finally:
         store.close()
-    out.flush()
+    say(f"{db_path}: exported to {out_file}")
+
+
+@contextlib.contextmanager
+def _new_file(path: Path) -> Iterator[Any]:
+    """``path`` made new for writing; removed again if the writing does not finish."""
+    with path.open("x", encoding="utf-8", newline="") as out:
+        try:
+            yield out
+        except BaseException:
+            out.close()
+            path.unlink(missing_ok=True)
+            raise
+
+
+def _export(store: Ledger, span: Any, fmt: str, out: Any) -> None:
+    """The export of ``span`` in ``fmt``, written to ``out`` as it is read."""
+    from etg.ledger.export import csv_lines, jsonl_lines
+
+    with store.reading(), _progress("export", enabled=True) as tick:
+        trail = _counted(store.audit_trail(span), tick, store.round_count())
+        if fmt == "csv":
+            chunks = csv_lines(item for kind, item in trail if kind == "round")
+        elif fmt == "jsonl":
+            chunks = jsonl_lines(trail)
+        else:
+            chunks = _json_document(store, span, tick)
+        for chunk in chunks:
+            out.write(chunk)
 
 
 def _json_document(store: Ledger, span: Any, tick: Any) -> Iterator[str]:
@@ -324,10 +379,36 @@ def _counted(trail: Iterator[tuple[str, dict[str, Any]]], tick: Any,
         yield kind, item
 
 
-def _span(start: str | None, end: str | None) -> Any:
-    """The ``--from`` / ``--to`` of an export as a :class:`etg.ledger.store.Span`."""
+def _moment(text: str, upper: bool, option: str, rounds: bool = True) -> str:
+    """A date (YYYY-MM-DD, the whole day, UTC) or ISO time as an ISO instant in UTC.
+
+    ``upper``: the end of a span, just past the day or instant. ``option`` names
+    the option in the one line a bad value gets.
+    """
     from datetime import UTC, date, datetime, timedelta
 
+    try:
+        day = date.fromisoformat(text)
+        moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+        return (moment + timedelta(days=1) if upper else moment).isoformat()
+    except ValueError:
+        pass
+    try:
+        if text.isdigit():
+            raise ValueError(text)  # fromisoformat reads "2024" as a year
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        _refuse(f"{option} {text!r} is neither a round number nor a date (YYYY-MM-DD) or ISO "
+                f"time" if rounds else
+                f"{option} {text!r} is not a date (YYYY-MM-DD) or ISO time")
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
+    return (moment + timedelta(microseconds=1) if upper else moment).isoformat()
+
+
+def _span(start: str | None, end: str | None) -> Any:
+    """The ``--from`` / ``--to`` of an export as a :class:`etg.ledger.store.Span`; one line
+    and exit 2 for a bound that is not one, or a span that ends before it starts."""
     from etg.ledger.store import Span
 
     def bound(text: str | None, upper: bool) -> tuple[int | None, str | None]:
@@ -335,23 +416,15 @@ def _span(start: str | None, end: str | None) -> Any:
             return None, None
         if text.isdigit():
             return int(text), None
-        try:
-            day = date.fromisoformat(text)
-            moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
-            return None, (moment + timedelta(days=1) if upper else moment).isoformat()
-        except ValueError:
-            pass
-        try:
-            moment = datetime.fromisoformat(text)
-        except ValueError:
-            _refuse(f"etg ledger export: {'--to' if upper else '--from'} {text!r} is neither a "
-                    f"round number nor a date (YYYY-MM-DD) or ISO time")
-        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-        moment = moment.astimezone(UTC)
-        return None, (moment + timedelta(microseconds=1) if upper else moment).isoformat()
+        return None, _moment(text, upper, f"etg ledger export: {'--to' if upper else '--from'}")
 
     first, since = bound(start, upper=False)
     last, before = bound(end, upper=True)
+    if first is not None and last is not None and first > last:
+        _refuse(f"etg ledger export: --from {first} is after --to {last}: no round is in between")
+    if since is not None and before is not None and since >= before:
+        _refuse(f"etg ledger export: --from {start} is not before --to {end}: no round is in "
+                f"between")
     return Span(first_round=first, last_round=last, since=since, before=before)
 
 
@@ -373,7 +446,7 @@ def _tilt_json(entry: dict[str, Any]) -> dict[str, Any]:
 @contextlib.contextmanager
 def _progress(what: str, enabled: bool) -> Iterator[Any]:
     """A progress bar on a terminal's stderr, or nothing."""
-    if not enabled or not sys.stderr.isatty():
+    if not enabled or loudness().quiet or not sys.stderr.isatty():
         yield None
         return
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}"),

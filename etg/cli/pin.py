@@ -55,8 +55,12 @@ def pin() -> None:
 def pin_set(config_dir: Path | None, role: str, dealer_id: str | None) -> None:
     """Ask for a new PIN twice (4 to 8 digits, hidden) and store its hash in cabinet.yaml."""
     who = PinRole(role)
-    if (who is PinRole.DEALER) != (dealer_id is not None):
-        _fail("a dealer's PIN is set with --role dealer --dealer ID, and only a dealer's")
+    if who is PinRole.DEALER and dealer_id is None:
+        _fail("etg pin set: --role dealer needs the dealer's ID: --dealer ID (e.g. D0417); "
+              "nothing was changed")
+    if who is not PinRole.DEALER and dealer_id is not None:
+        _fail(f"etg pin set: --dealer is for a dealer's PIN (--role dealer), not the {role}'s; "
+              f"nothing was changed")
     if dealer_id is not None and (problem := dealer_id_problem(dealer_id)) is not None:
         _fail(f"PIN refused: {problem}; nothing was changed")
     cabinet_file = (config_dir or default_config_dir()) / "cabinet.yaml"

@@ -23,11 +23,14 @@ from etg.cli.program import (
     INVALID,
     _active_paytable,
     _cabinet_or_exit,
+    _ledger_folder_or_exit,
     _load_or_exit,
     _logging,
     _refuse,
     _writer_lock,
+    cabinet_ledger,
     main,
+    say,
 )
 
 # --- etg run --------------------------------------------------------------------------------
@@ -59,7 +62,7 @@ from etg.cli.program import (
 def run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bool,
         headless: bool, rounds: int | None, screenshots: Path | None, seed: int | None,
         frames: int | None) -> None:
-    """The kiosk: the table full screen on the cabinet's display (SPEC §6).
+    """The kiosk: the table full screen on the cabinet's display.
 
     The dealer's keypad: F1-F8 (OPEN, CLOSE, DEAL, WAR DEAL, SPIN, NEXT ROUND, SHUFFLE,
     VOID), F11 (SIGN IN, or VALIDATE a jackpot), F12 the dealer panel; F9 help; the
@@ -98,7 +101,6 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
     except NoDisplay as error:
         _refuse(f"etg run: no display to open a window on ({error}); "
                 f"use --headless --demo to run without one")
-    _logging("run", fault_file=True)
     config = config_dir or default_config_dir()
     cabinet_file = config / "cabinet.yaml"
     cabinet = _cabinet_or_exit(cabinet_file)
@@ -106,15 +108,13 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
                          screenshots=screenshots, config_dir=config, frames=frames)
     loaded = _playable_or_fault(cabinet, cabinet_file, options)
     if db_path is None:
-        if demo:
-            db_path = default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}")
-        elif cabinet.database is not None:
-            db_path = cabinet_file.parent / cabinet.database
-        else:
-            db_path = default_path()
+        db_path = (default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}") if demo
+                   else cabinet_ledger(cabinet_file, cabinet))
+        _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+    _ledger_folder_or_exit(db_path)
+    _logging("run", fault_file=True)  # once the input is known good: bad input writes nothing
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
     with _writer_lock(db_path):
-        loaded = _follow_switch(db_path, cabinet_file, loaded)
         table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message),
@@ -128,7 +128,7 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
                          **{f"dealer {d}": h for d, h in cabinet.dealers.items()}})
         check_software(table)
         try:
-            run_kiosk(table, cabinet, cabinet_file, options)
+            app = run_kiosk(table, cabinet, cabinet_file, options)
             clean = True
         except NoDisplay as error:
             clean = True
@@ -142,7 +142,26 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
                 table.ledger.close()  # a crash is not a shutdown: the next start says so
     if stop.requested():
         click.echo("etg run: SIGTERM: the table shut down, its ledger closed", err=True)
+    if headless:
+        _headless_report(app.rounds_finished, db_path, table)
 
+
+def _headless_report(rounds: int, db_path: Path, table: Table) -> None:
+    """What a headless run did, and a tilt it stopped on: nobody saw its screen."""
+    say(f"etg run: {rounds} rounds played on {db_path}")
+    if table.tilt is not None:
+        # No one can acknowledge a tilt on a screen nobody sees: stop and say so (issue 26).
+        _refuse(f"etg run: TILT: {table.tilt.message}; play stopped: a supervisor "
+                f"acknowledges it (etg ledger tilts --db {db_path}, then etg ledger "
+                f"acknowledge)")
+
+
+def _make_data_dir(db_path: Path) -> None:
+    """Create the folder of a default ledger (the program's data directory)."""
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        _refuse(f"{db_path.parent}: cannot make the data folder: {error.strerror or error}")
 
 
 # --- etg autoplay ---------------------------------------------------------------------------
@@ -171,8 +190,9 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
     from etg.table.controller import TableTilted
 
     with stop.on_sigterm("etg autoplay"):
-        _logging("autoplay")
         loaded = _load_or_exit(paytable_file) if paytable_file else _active_paytable(None)
+        _ledger_folder_or_exit(db_path)
+        _logging("autoplay")
         with _writer_lock(db_path):
             table = _open_table(db_path, loaded, seed, LedgerKind.TEST,
                                 jackpot_rules=JackpotRules())
@@ -283,46 +303,6 @@ def _fault_screen(cabinet: Cabinet, options: Any, message: str) -> None:
 
     with contextlib.suppress(NoDisplay):
         show_fault(cabinet, options, message, frames=options.frames)
-
-
-def _follow_switch(db_path: Path, cabinet_file: Path, loaded: LoadedPaytable) -> LoadedPaytable:
-    """The paytable the ledger last switched to, with ``cabinet.yaml`` brought in line.
-
-    A switch is committed to the ledger first, then written to ``cabinet.yaml``;
-    a stop between the two leaves the file naming the old paytable. The ledger
-    is the record: if the file it switched to is still there, unchanged, the
-    cabinet file is completed to name it. Anything else is left for the
-    start-up checks to tilt on.
-    """
-    import os
-
-    from etg.config.cabinet_edit import set_cabinet_value
-    from etg.ledger.store import Ledger, LedgerError
-
-    if not db_path.exists():
-        return loaded
-    try:
-        store = Ledger.open_readonly(db_path)
-    except LedgerError:
-        return loaded  # the writer's open reports it
-    try:
-        with store.reading():
-            recorded, path = store.setting("paytable_sha256"), store.setting("paytable_path")
-    finally:
-        store.close()
-    if recorded is None or path is None or recorded == loaded.sha256:
-        return loaded
-    try:
-        switched = load_paytable(Path(path))
-    except ConfigError:
-        return loaded
-    if switched.sha256 != recorded:
-        return loaded
-    relative = os.path.relpath(switched.path.resolve(), cabinet_file.parent.resolve())
-    set_cabinet_value(cabinet_file, "active_paytable", relative)
-    click.echo(f"{cabinet_file}: active_paytable completed to {relative}, as the ledger's last "
-               f"paytable switch recorded", err=True)
-    return switched
 
 
 _KIND_RULES: dict[LedgerKind, str] = {

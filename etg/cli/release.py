@@ -21,7 +21,7 @@ from etg.cli.program import _refuse, main
 # --- etg verify -------------------------------------------------------------------------
 
 @main.command("verify")
-@click.option("--bundle", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--bundle", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A onedir build to check (default: this program, when it is frozen).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def verify_software(bundle: Path | None, as_json: bool) -> None:
@@ -82,14 +82,16 @@ def smoke_test() -> None:
 # --- etg bench ------------------------------------------------------------------------------
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (SPEC §11 keys).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object, every figure's key present.")
 @click.option("--quick", is_flag=True,
               help="Every benchmark on a tiny workload (under a minute): checks that each runs; "
                    "its figures are not the targets'.")
 @click.option("--only", "only", multiple=True, metavar="NAME",
               help="Run only this benchmark (bench_NAME.py; repeatable).")
 def bench(as_json: bool, quick: bool, only: tuple[str, ...]) -> None:
-    """Measure the performance figures of SPEC §11 (null: not measurable yet).
+    """Measure the performance figures: frame and commit times, simulation and start-up
+    speeds, memory, the engine on every core (null: not measurable here).
 
     Runs the benchmarks/ folder of a source checkout. SIGTERM stops it within
     moments (its temporary ledgers removed, its subprocesses ended), exit 143.

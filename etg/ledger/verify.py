@@ -252,10 +252,18 @@ def check_paytable(ledger: Ledger, paytable: LoadedPaytable | None) -> list[Prob
                                             f"the approved one: recorded sha256 {recorded[:12]}…,"
                                             f" now {paytable.sha256[:12]}… ({paytable.path})"))
     else:
-        problems.append(Problem("paytable", f"the cabinet names paytable "
+        # Nothing rewrites what an operator wrote (issue 26): the two are named, the ledger is
+        # the record of what was played, and either way out is one recorded command.
+        problems.append(Problem("paytable", f"cabinet.yaml names paytable "
                                             f"`{paytable.paytable.id}` ({paytable.path}), but the "
-                                            f"ledger's active paytable is `{recorded_id}` (sha256 "
-                                            f"{recorded[:12]}…)"))
+                                            f"ledger's last paytable switch made `{recorded_id}` "
+                                            f"active (sha256 {recorded[:12]}…); the ledger is the "
+                                            f"record of play, so `{recorded_id}` stands until a "
+                                            f"switch is recorded: once a supervisor has "
+                                            f"acknowledged this tilt, `etg paytable activate "
+                                            f"{paytable.paytable.id}` records the switch, or `etg "
+                                            f"paytable activate {recorded_id}` makes cabinet.yaml "
+                                            f"name `{recorded_id}` again"))
     return problems
 
 

@@ -59,7 +59,11 @@ def run_smoke_test(report: Callable[[CheckResult], None] = lambda _: None) -> li
             try:
                 result = CheckResult(name, True, check(scratch))
             except Exception as error:  # a smoke test reports every failure, whatever it is
-                result = CheckResult(name, False, f"{type(error).__name__}: {error}")
+                # The check's own words; another error's kind helps the reader (an installer,
+                # not a programmer) only when it says what broke, as OSError's do.
+                words = str(error) if isinstance(error, SmokeFailure) else (
+                    f"{type(error).__name__}: {error}")
+                result = CheckResult(name, False, words)
             report(result)
             results.append(result)
     return results

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -123,8 +122,8 @@ class App:
         paytable with a wager the kiosk would not start on (returning 100 % or
         more, or outside the cabinet's ``return_band``) is refused first.
         """
-        from etg.config.cabinet_edit import set_cabinet_value
         from etg.math.returns import return_violations
+        from etg.table.switch import switch_paytable
 
         band = None if self.cabinet.return_band is None else self.cabinet.return_band.shares()
         unplayable = return_violations(loaded.paytable, band)
@@ -133,13 +132,11 @@ class App:
             self.notify(message)
             return message
         try:
-            self.table.switch_paytable(loaded, operator)
+            switch_paytable(self.table, loaded, operator, self.cabinet_file)
         except (Refused, TableTilted) as refusal:
             message = refusal.message if isinstance(refusal, Refused) else str(refusal)
             self.notify(message)
             return message
-        relative = os.path.relpath(loaded.path.resolve(), self.cabinet_file.parent.resolve())
-        set_cabinet_value(self.cabinet_file, "active_paytable", relative)
         self.cabinet = load_cabinet(self.cabinet_file)
         self.replace_base(routes.table_scene(self))
         self.notify(f"NOW PLAYING {loaded.paytable.name}", error=False)
@@ -222,7 +219,7 @@ class App:
             except STORAGE_FAULTS as fault:  # a read the ledger could not serve: a tilt
                 if self.table.tilt is None:
                     self.table.fault(fault)
-                if self.frames == self.options.frames:
+                if self.frames == self.options.frames or self._stranded():
                     self.quit_requested = True
 
     def idle(self, until: float) -> None:
@@ -255,8 +252,13 @@ class App:
             self._frame(draw)
         if self.wait_for_commits:  # as a real frame finds its commits done when the next starts
             self.table.deliver(wait=True)
-        if self._finished() or self.frames == self.options.frames:
+        if self._finished() or self.frames == self.options.frames or self._stranded():
             self.quit_requested = True
+
+    def _stranded(self) -> bool:
+        """A headless table that tilted: nobody can see it to acknowledge it, so it stops
+        (``etg run`` then prints the tilt and exits 2) instead of waiting for ever."""
+        return self.options.headless and self.table.tilted
 
     def _frame(self, draw: bool) -> None:
         """The frame proper: input, clock, updates, drawing, screenshot, the demo's move."""
