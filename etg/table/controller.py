@@ -574,7 +574,19 @@ class Table:
             raise Refused(Reason.NOT_A_VALIDATOR,
                           f"a validation carries the role of {command.validator!r} as the PIN "
                           f"registry holds it: a floorperson or above (MD Ch. 9 J(4)(c))")
-        state, events = apply(self.state, command)
+        try:
+            state, events = apply(self.state, command)
+        except Refused:
+            raise
+        except Exception as error:  # a paytable the engine cannot play
+            # Issue 26: whatever fails while a paytable is played is a tilt naming its file,
+            # never a crash (a kiosk restarted on it would crash again, and again). Nothing
+            # was applied or written: the command is as if never sent.
+            log.exception("the engine failed on %s", type(command).__name__)
+            self._tilt_on(Problem("paytable", f"{self.paytable.path}: the game cannot go on "
+                                              f"with this paytable ({type(error).__name__}: "
+                                              f"{error}) at {type(command).__name__}"))
+            raise self._tilted() from error
         accepted = Accepted(command, actor, self.state.round.number, state, events, now(),
                             self._switching_to)
         self.state = state
