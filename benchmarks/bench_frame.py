@@ -378,7 +378,10 @@ def _busiest_round(table: Table, seats: int, spots: int) -> None:
 def _cold_start(program: list[str], config_dir: Path, db: Path) -> float:
     """Start to the first frame and out, from ``/`` (no checkout to lean on)."""
     start = time.perf_counter()
-    subprocess.run([*program, "run", "--headless", "--demo", "--frames", "1",
-                    "--config", str(config_dir), "--db", str(db)], check=True,
-                   capture_output=True, cwd="/")
+    done = subprocess.run([*program, "run", "--headless", "--demo", "--frames", "1",
+                           "--config", str(config_dir), "--db", str(db)],
+                          capture_output=True, text=True, cwd="/")
+    if done.returncode != 0:  # say why, not only that it failed
+        raise RuntimeError(f"cold start of {program[0]} ended with {done.returncode}: "
+                           f"{done.stderr.strip()[-600:]}")
     return time.perf_counter() - start
