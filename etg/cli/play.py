@@ -140,10 +140,10 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
                 table.close()
             else:
                 table.ledger.close()  # a crash is not a shutdown: the next start says so
-    if stop.requested():
-        click.echo("etg run: SIGTERM: the table shut down, its ledger closed", err=True)
     if headless:
         _headless_report(app.rounds_finished, db_path, table)
+    if stop.requested():  # the last word: why it ended
+        click.echo("etg run: SIGTERM: the table shut down, its ledger closed", err=True)
 
 
 def _headless_report(rounds: int, db_path: Path, table: Table) -> None:
