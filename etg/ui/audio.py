@@ -19,14 +19,11 @@ listen to them or measure them (``sox chip.wav -n stat``).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
-import os
 import sys
-import tempfile
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Protocol
@@ -35,6 +32,7 @@ import numpy as np
 import pygame
 
 from etg.config.cabinet import MAX_VOLUME, Sound
+from etg.ui import c_stderr
 
 log = logging.getLogger("etg.audio")
 
@@ -184,37 +182,10 @@ def _open_mixer() -> None:
     if pygame.mixer.get_init() not in (None, wanted):
         pygame.mixer.quit()
     if pygame.mixer.get_init() is None:
-        with _device_chatter_to_the_log():
+        with c_stderr.to_the_log(log, "sound device"):
             pygame.mixer.init(RATE, -16, 2, _BUFFER, allowedchanges=0)
     pygame.mixer.set_num_channels(CHANNELS)
     pygame.mixer.set_reserved(CHANNELS)  # a stray Sound.play() elsewhere never takes one
-
-
-@contextlib.contextmanager
-def _device_chatter_to_the_log() -> Iterator[None]:
-    """What the sound library writes straight to file descriptor 2 goes to the log instead.
-
-    Without a sound card ALSA prints eight lines of its configuration search on
-    stderr, past Python (issue 26); the failure itself is logged once by
-    :meth:`Audio.open`, and these lines go beside it, at INFO.
-    """
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no descriptor 2 to speak of: nothing to keep off it
-        yield
-        return
-    with tempfile.TemporaryFile() as chatter:
-        os.dup2(chatter.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            chatter.seek(0)
-            said = chatter.read().decode("utf-8", "replace").strip()
-            if said:
-                log.info("sound device: %s", said.replace("\n", " | "))
 
 
 # --- synthesis ------------------------------------------------------------------------------------

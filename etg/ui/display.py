@@ -3,17 +3,15 @@ what it shows (``--screenshots``)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygame
 
 from etg.config.cabinet import Cabinet
+from etg.ui import c_stderr
 from etg.ui.canvas import LOGICAL
 from etg.ui.options import RunOptions
 
@@ -34,7 +32,7 @@ def open_window(cabinet: Cabinet, options: RunOptions) -> pygame.Surface:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
-        with _sdl_stderr_to_log():
+        with c_stderr.to_the_log(log, "SDL while opening the display"):
             pygame.display.init()
         pygame.font.init()
         if options.headless:
@@ -68,7 +66,7 @@ def probe_display(options: RunOptions) -> None:
     if options.headless:
         return
     try:
-        with _sdl_stderr_to_log():
+        with c_stderr.to_the_log(log, "SDL while opening the display"):
             pygame.display.init()
         _require_a_screen()
     except pygame.error as error:
@@ -89,32 +87,6 @@ def _require_a_screen() -> None:
 
 
 _NOWHERE = frozenset({"offscreen", "dummy"})
-
-
-@contextlib.contextmanager
-def _sdl_stderr_to_log() -> Iterator[None]:
-    """What SDL's C code prints while it probes for a screen goes to the log, not the console.
-
-    Probing for Wayland without a session prints "XDG_RUNTIME_DIR is invalid"
-    straight to file descriptor 2, which would bury the one line a technician
-    needs (SPEC §6). The text is kept in the log.
-    """
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr at all: nothing to keep clean
-        yield
-        return
-    with tempfile.TemporaryFile() as caught:
-        os.dup2(caught.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            caught.seek(0)
-            text = caught.read().decode(errors="replace").strip()
-            if text:
-                log.info("SDL while opening the display: %s", text)
 
 
 @dataclass
