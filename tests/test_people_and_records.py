@@ -71,11 +71,13 @@ def etg(*args: str, stdin: str = "") -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _staffed(tmp_path: Path) -> Path:
+def _staffed(tmp_path: Path, db: Path | None = None) -> Path:
     """A site configuration with the supervisor's, operator's, floorperson's and dealer
-    D0417's PINs set."""
+    D0417's PINs set, whose cabinet's ledger is ``db`` if given."""
     config = supervised_config(tmp_path)
     cabinet = config / "cabinet.yaml"
+    if db is not None:
+        set_cabinet_value(cabinet, "database", str(db))
     for key, pin in (("operator_pin_hash", OPERATOR_PIN), ("floorperson_pin_hash",
                                                           FLOORPERSON_PIN),
                      ("dealers.D0417", DEALER_PIN)):
@@ -91,17 +93,21 @@ def _events(db: Path, kind: str | None) -> list[dict[str, Any]]:
         ledger.close()
 
 
-def _pin_set(config: Path, db: Path, typed: str, *args: str) -> tuple[int, str, str]:
-    return etg("pin", "set", "--config", str(config), "--db", str(db), *args, stdin=typed)
+def _pin_set(config: Path, db: Path | None, typed: str, *args: str) -> tuple[int, str, str]:
+    """``etg pin set`` as typed at a terminal: the PINs at its prompts (``typed``); the
+    cabinet's ledger unless ``db`` is given."""
+    where = () if db is None else ("--db", str(db))
+    return etg("pin", "set", "--config", str(config), *where, *args, stdin=typed)
 
 
 # --- finding 8, PINs ----------------------------------------------------------------------
 
 def test_pin_set_without_the_current_pin_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    config, db = _staffed(tmp_path), played_ledger(tmp_path, rounds=1)
+    db = played_ledger(tmp_path, rounds=1)
+    config = _staffed(tmp_path, db)
     cabinet = (config / "cabinet.yaml").read_bytes()
     # What replaced the operator's PIN on main: the new PIN, twice.
-    code, _, err = _pin_set(config, db, "5555\n5555\n")
+    code, _, err = _pin_set(config, None, "5555\n5555\n")
     assert code == 1
     assert err == ("wrong PIN (the operator or supervisor PIN is asked for a change of the "
                    "operator PIN); nothing was changed\n")
@@ -122,8 +128,9 @@ def test_pin_set_without_the_current_pin_is_refused_and_changes_nothing(tmp_path
 ])
 def test_the_current_pin_or_a_higher_roles_replaces_it_and_the_change_is_on_record(
         tmp_path: Path, role: tuple[str, ...], proof: str, by: str) -> None:
-    config, db = _staffed(tmp_path), played_ledger(tmp_path, rounds=1)
-    code, out, err = _pin_set(config, db, f"{proof}\n8080\n8080\n", *role, "--pin-stdin")
+    db = played_ledger(tmp_path, rounds=1)
+    config = _staffed(tmp_path, db)
+    code, out, err = _pin_set(config, None, f"{proof}\n8080\n8080\n", *role)
     assert code == 0, err
     whose = role[1] if len(role) == 2 else f"dealer {role[3]}"
     assert out.splitlines()[-1] == f"Recorded in the ledger {db} (changed by {by})."
@@ -150,9 +157,10 @@ def test_the_current_pin_or_a_higher_roles_replaces_it_and_the_change_is_on_reco
 ])
 def test_a_lower_or_unknown_pin_changes_nothing(tmp_path: Path, role: tuple[str, ...],
                                                 proof: str) -> None:
-    config, db = _staffed(tmp_path), played_ledger(tmp_path, rounds=1)
+    db = played_ledger(tmp_path, rounds=1)
+    config = _staffed(tmp_path, db)
     cabinet = (config / "cabinet.yaml").read_bytes()
-    code, _, err = _pin_set(config, db, f"{proof}\n8080\n8080\n", *role, "--pin-stdin")
+    code, _, err = _pin_set(config, None, f"{proof}\n8080\n8080\n", *role)
     assert code == 1 and err.startswith("wrong PIN (") and err.count("\n") == 1
     assert (config / "cabinet.yaml").read_bytes() == cabinet
     assert _events(db, "pin_change") == []
@@ -160,8 +168,10 @@ def test_a_lower_or_unknown_pin_changes_nothing(tmp_path: Path, role: tuple[str,
 
 def test_a_first_pin_asks_for_none_and_is_recorded_in_the_technicians_name(
         tmp_path: Path) -> None:
-    config, db = supervised_config(tmp_path), played_ledger(tmp_path, rounds=1)
-    code, out, err = _pin_set(config, db, "3141\n3141\n", "--role", "operator")
+    db = played_ledger(tmp_path, rounds=1)
+    config = supervised_config(tmp_path)
+    set_cabinet_value(config / "cabinet.yaml", "database", str(db))
+    code, out, err = _pin_set(config, None, "3141\n3141\n", "--role", "operator")
     assert code == 0, err
     assert "Current" not in out  # nothing to ask for: no operator PIN was set
     [change] = _events(db, "pin_change")
@@ -169,10 +179,11 @@ def test_a_first_pin_asks_for_none_and_is_recorded_in_the_technicians_name(
 
 
 def test_a_pin_change_needs_the_ledger(tmp_path: Path) -> None:
-    config, db = _staffed(tmp_path), played_ledger(tmp_path, rounds=1)
+    db = played_ledger(tmp_path, rounds=1)
+    config = _staffed(tmp_path, db)
     cabinet = (config / "cabinet.yaml").read_bytes()
     with WriterLock(db):  # the kiosk holds it
-        code, out, err = _pin_set(config, db, f"{OPERATOR_PIN}\n8080\n8080\n", "--pin-stdin")
+        code, out, err = _pin_set(config, None, f"{OPERATOR_PIN}\n8080\n8080\n")
     assert code == 2 and err.count("\n") == 1 and out == ""
     assert (config / "cabinet.yaml").read_bytes() == cabinet
     code, _, err = _pin_set(config, tmp_path / "gone.db", f"{OPERATOR_PIN}\n8080\n8080\n",
@@ -264,8 +275,9 @@ def test_a_supervisor_pin_changed_while_a_tilt_stands_is_the_one_that_clears_it(
 
 def _archive(config: Path, db: Path, before: str, out: Path, pin: str = SUPERVISOR_PIN
              ) -> tuple[int, str, str]:
+    """``etg ledger archive`` as typed at a terminal, ``pin`` at its prompt."""
     return etg("ledger", "archive", "--db", str(db), "--before", before, "--out", str(out),
-               "--config", str(config), "--pin-stdin", stdin=f"{pin}\n")
+               "--config", str(config), stdin=f"{pin}\n")
 
 
 def test_an_archive_without_the_supervisors_pin_is_refused(tmp_path: Path) -> None:
