@@ -39,7 +39,7 @@ def ledger() -> None:
     """Audit a ledger: verify, tilts, recall rounds, read meters, export; acknowledge, archive.
 
     Audit commands open the file read-only: they work beside a running kiosk and
-    never change the ledger. acknowledge (with the supervisor's PIN) and archive
+    never change the ledger. acknowledge and archive, each with the supervisor's PIN,
     write it, as the ledger's single writer: refused while the kiosk holds it.
     """
 
