@@ -387,6 +387,7 @@ def test_an_archive_after_a_jackpot_validation_keeps_its_meters_and_its_record(
                 monkeypatch.setattr("etg.table.controller.now", store_module.now)
                 table = open_table(db)
                 if jackpot:
+                    table.note_pins({"supervisor": SUPERVISOR_HASH})  # a PIN set that day
                     _validated_jackpot(table)
                 play(table, rounds)
                 table.close()
@@ -413,8 +414,15 @@ def test_an_archive_after_a_jackpot_validation_keeps_its_meters_and_its_record(
     assert kinds == ["jackpot_validated"]
     table = open_table(db)  # the table restarts from the live ledger and plays on
     assert table.tilt is None and table.state.jackpot is None
+    # The PIN recorded before the cut is still known: a start finds nothing changed.
+    table.note_pins({"supervisor": SUPERVISOR_HASH})
     play(table, 1)
     table.close()
+    assert _events(db, "pin_change") == []
+
+
+SUPERVISOR_HASH = f"pbkdf2_sha256$1000${'0' * 32}${'1' * 64}"
+"""A stored hash as cabinet.yaml holds it (only its fingerprint is recorded)."""
 
 
 def _validated_jackpot(table: Any) -> None:

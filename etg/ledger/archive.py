@@ -96,7 +96,7 @@ def archive(ledger: Ledger, before: str, out: Path, actor: str = "supervisor") -
     assert head is not None
     rounds = ledger.conn.execute("SELECT min(round), max(round) FROM entries WHERE "
                                  "kind = 'round' AND seq < ?", [cut]).fetchone()
-    carried = ledger.carried_before(cut)
+    carried = {**ledger.carried_before(cut), "pins": _pins_before(ledger, cut)}
     _write(ledger, out, first, last, head, carried)
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     span = None if rounds[0] is None else (int(rounds[0]), int(rounds[1]))
@@ -134,6 +134,17 @@ def _cut(ledger: Ledger, before: str, keep: int = 0) -> int | None:
                 body.get("phase") in ("idle", "complete", "voided"):
             return seq
     return None
+
+
+def _pins_before(ledger: Ledger, cut: int) -> dict[str, str | None]:
+    """Each PIN's fingerprint as last recorded before ``cut`` (older archives' included), for
+    the live ledger to carry: a start after the archive still tells a PIN changed from one
+    that was not (:meth:`etg.table.controller.Table.note_pins`)."""
+    pins: dict[str, str | None] = dict(ledger.carried.get("pins", {}))
+    for event in ledger.event_log("pin_change"):
+        if int(event["id"]) < cut:
+            pins[str(event["details"]["role"])] = event["details"]["fingerprint"]
+    return pins
 
 
 def _write(ledger: Ledger, out: Path, first: int, last: int, head: bytes,

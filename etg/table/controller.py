@@ -374,8 +374,8 @@ class Table:
         start compares the hashes with the last fingerprints recorded, and a
         difference is recorded the same way, put down to the technician.
         """
-        recorded: dict[str, str | None] = {}
         with self.reading() as ledger:
+            recorded: dict[str, str | None] = dict(ledger.carried.get("pins", {}))  # archived
             for entry in ledger.last_events(("pin_change",), 100):
                 recorded[str(entry["details"]["role"])] = entry["details"]["fingerprint"]
         for whose, stored in sorted(hashes.items()):
