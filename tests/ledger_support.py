@@ -67,6 +67,49 @@ def played_ledger(folder: Path, rounds: int = 3, name: str = "ledger.db") -> Pat
     return built_once(("played", rounds), build, folder / name)
 
 
+def aged_ledger(folder: Path, days: tuple[tuple[str, int], ...] = (("2026-01-10", 6),
+                                                                   ("2026-03-20", 100)),
+                name: str = "ledger.db") -> Path:
+    """A ledger in ``folder`` played on past days: ``rounds`` on each ``day``, each day a
+    session shut down cleanly (so a checkpoint closes it), with the entries' times on that
+    day; played once a session for each ``days`` (:func:`built_once`).
+
+    The default leaves an archive "before" a date between the two days exactly the last
+    100 rounds live, which ``etg ledger archive`` always keeps.
+    """
+
+    def build(db: Path) -> None:
+        import pytest
+
+        from etg.ledger import store as store_module
+
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            for day, rounds in days:
+                clock = iter(range(10_000_000))
+                monkeypatch.setattr(store_module, "now", lambda day=day, clock=clock:
+                                    f"{day}T12:00:00.{next(clock):06d}+00:00")
+                monkeypatch.setattr("etg.table.controller.now", store_module.now)
+                table = open_table(db)
+                play(table, rounds)
+                table.close()
+
+    return built_once(("aged", days), build, folder / name)
+
+
+SUPERVISOR_PIN = "1357"
+
+
+def supervised_config(folder: Path) -> Path:
+    """A writable copy of the shipped config/ in ``folder`` with :data:`SUPERVISOR_PIN` set."""
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.table.pin import hash_pin
+
+    config = folder / "config"
+    shutil.copytree(shipped_config_dir(), config)
+    set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin(SUPERVISOR_PIN))
+    return config
+
+
 BUILDS: Path | None = None
 """Where :func:`built_once` keeps the ledgers it built: a folder of the test session, set by
 tests/conftest.py (None: each ledger is built where it is asked for)."""

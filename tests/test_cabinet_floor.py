@@ -14,6 +14,7 @@ from etg.config.loader import load_cabinet
 from etg.config.places import shipped_config_dir
 from etg.config.problems import ConfigError
 from etg.table.pin import verify_pin
+from tests.ledger_support import played_ledger
 from tests.test_config import MD5
 
 
@@ -68,20 +69,24 @@ def _pin(config: Path, typed: str, *args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_pin_set_for_the_floorperson_and_a_dealer_then_remove_the_dealer(config: Path) -> None:
-    code, output = _pin(config, "1357\n1357\n", "set", "--role", "floorperson")
+def test_pin_set_for_the_floorperson_and_a_dealer_then_remove_the_dealer(
+        config: Path, tmp_path: Path) -> None:
+    db = str(played_ledger(tmp_path, rounds=1))  # a removal is recorded: it needs the ledger
+    code, output = _pin(config, "1357\n1357\n", "set", "--db", db, "--role", "floorperson")
     assert code == 0, output
-    code, output = _pin(config, "2468\n2468\n", "set", "--role", "dealer", "--dealer", "D0417")
+    code, output = _pin(config, "2468\n2468\n", "set", "--db", db, "--role", "dealer",
+                        "--dealer", "D0417")
     assert code == 0, output
-    assert output.splitlines()[-1].startswith("Dealer D0417 PIN set in ")
+    assert output.splitlines()[-2].startswith("Dealer D0417 PIN set in ")
     cabinet = load_cabinet(config / "cabinet.yaml")
     assert verify_pin("1357", cabinet.floorperson_pin_hash)
     assert verify_pin("2468", cabinet.dealers["D0417"])
     assert "2468" not in (config / "cabinet.yaml").read_text(encoding="utf-8")
-    code, output = _pin(config, "", "remove-dealer", "D0417")
+    code, output = _pin(config, "1357\n", "remove-dealer", "--db", db, "D0417")
     assert code == 0, output
+    assert "(recorded in the ledger, by floorperson)" in output
     assert load_cabinet(config / "cabinet.yaml").dealers == {"D0417": None}
-    code, output = _pin(config, "", "remove-dealer", "D0417")
+    code, output = _pin(config, "", "remove-dealer", "--db", db, "D0417")
     assert code == 2 and "no dealer D0417 with a PIN; nothing was changed" in output
 
 

@@ -46,6 +46,8 @@ CASES: list[tuple[str, ...]] = [
     ("ledger", "archive", "--db", "{tmp}/ledger.db", "--before", "2000-01-01",
      "--out", "{missing}/a.db"),
     ("ledger", "archive", "--db", "{missing}", "--before", "2000-01-01", "--out", "{tmp}/a.db"),
+    ("ledger", "archive", "--db", "{tmp}/ledger.db", "--before", "2999-01-01",
+     "--out", "{tmp}/a.db"),
     ("ledger", "tilts", "--db", "{missing}"),
     ("ledger", "acknowledge", "--db", "{tmp}/ledger.db", "--tilt", "abc",
      "--config", "{tmp}/config"),

@@ -70,7 +70,7 @@ def test_run_says_where_its_ledger_is_and_that_headless_needs_demo() -> None:
 def test_ledger_names_the_two_commands_that_write() -> None:
     text = help_of("ledger")
     assert "(read-only)" not in text
-    assert "acknowledge (with the supervisor's PIN) and archive write it" in text
+    assert "acknowledge and archive, each with the supervisor's PIN, write it" in text
 
 
 def test_a_supervisors_pin_is_named_for_everything_it_does() -> None:

@@ -281,14 +281,16 @@ def test_quiet_and_verbose_together_are_refused() -> None:
 
 
 def test_verbose_puts_the_logs_notes_on_stderr(tmp_path: Path) -> None:
-    db = played_ledger(tmp_path, rounds=1)
+    config, db = _cabinet(tmp_path)
     nothing = f"{db}: no round ended between checkpoints before 2000-01-01T00:00:00+00:00: " \
               f"nothing to archive"
     code, _, err = invoke("--verbose", "ledger", "archive", "--db", str(db), "--before",
-                          "2000-01-01", "--out", str(tmp_path / "a.db"))
+                          "2000-01-01", "--out", str(tmp_path / "a.db"), "--config", str(config),
+                          "--pin-stdin", stdin=f"{SUPERVISOR_PIN}\n")
     assert code == 1 and err.startswith("archive started (pid ") and err.endswith(nothing + "\n")
     code, _, err = invoke("ledger", "archive", "--db", str(db), "--before", "2000-01-01",
-                          "--out", str(tmp_path / "b.db"))
+                          "--out", str(tmp_path / "b.db"), "--config", str(config),
+                          "--pin-stdin", stdin=f"{SUPERVISOR_PIN}\n")
     assert (code, err) == (1, nothing + "\n")
 
 

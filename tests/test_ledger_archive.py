@@ -17,30 +17,20 @@ import pytest
 from click.testing import CliRunner
 
 from etg.cli import main
-from etg.ledger import store as store_module
 from etg.ledger.archive import archive, check_archives
 from etg.ledger.store import Ledger, LedgerError
 from etg.ledger.verify import verify
-from tests.ledger_support import built_once, open_table, play
+from tests.ledger_support import SUPERVISOR_PIN, aged_ledger, open_table, play, supervised_config
+
+# Each test archives a ledger of 106 rounds: an archive always leaves the last 100 live.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def aged(tmp_path: Path) -> Path:
-    """A ledger with 6 rounds played on 2026-01-10 and 4 on 2026-03-20 (clean shutdowns);
-    played once a session and copied (tests.ledger_support.built_once)."""
-
-    def build(db: Path) -> None:
-        with pytest.MonkeyPatch.context() as monkeypatch:
-            for day, rounds in (("2026-01-10", 6), ("2026-03-20", 4)):
-                clock = iter(range(10_000_000))
-                monkeypatch.setattr(store_module, "now", lambda day=day, clock=clock:
-                                    f"{day}T12:00:00.{next(clock):06d}+00:00")
-                monkeypatch.setattr("etg.table.controller.now", store_module.now)
-                table = open_table(db)
-                play(table, rounds)
-                table.close()
-
-    return built_once(("aged",), build, tmp_path / "ledger.db")
+    """A ledger with 6 rounds played on 2026-01-10 and 100 on 2026-03-20 (clean shutdowns):
+    archived before a day between them, exactly the last 100 rounds stay live."""
+    return aged_ledger(tmp_path)
 
 
 def _archive(db: Path, before: str, out: Path) -> tuple[int, int]:
@@ -65,7 +55,7 @@ def test_archived_rounds_leave_and_the_rest_verifies_alone_and_with_the_archive(
     assert live.first_seq() == last + 1
     assert live.meters() == meters  # the meters stay
     kept = live.rounds()
-    assert [r["round"] for r in kept] == [7, 8, 9, 10]
+    assert [r["round"] for r in kept] == list(range(7, 107))
     assert kept == rounds[6:]
     assert verify(live) == [] and verify(live, full=True) == []
     assert check_archives(live, [out]) == []
@@ -83,7 +73,7 @@ def test_archived_rounds_leave_and_the_rest_verifies_alone_and_with_the_archive(
     result = CliRunner().invoke(main, ["ledger", "verify", "--full", "--db", str(aged),
                                        "--archive", str(out)])
     assert result.exit_code == 0, result.output
-    assert result.output.strip().endswith("12 rounds, clean")
+    assert result.output.strip().endswith("108 rounds, clean")
 
 
 def test_an_edited_or_foreign_archive_is_found(aged: Path, tmp_path: Path) -> None:
@@ -144,15 +134,17 @@ def test_the_archive_command_refuses_a_ledger_in_use_and_reports_what_moved(
         aged: Path, tmp_path: Path) -> None:
     from etg.ledger.lock import WriterLock
 
+    config = supervised_config(tmp_path)
     out = tmp_path / "a.etga"
+    command = ["ledger", "archive", "--db", str(aged), "--before", "2026-02-01", "--out",
+               str(out), "--config", str(config), "--pin-stdin"]
     with WriterLock(aged):
-        result = CliRunner().invoke(main, ["ledger", "archive", "--db", str(aged), "--before",
-                                           "2026-02-01", "--out", str(out)])
+        result = CliRunner().invoke(main, command, input=f"{SUPERVISOR_PIN}\n")
         assert result.exit_code == 2 and not out.exists()
-    result = CliRunner().invoke(main, ["ledger", "archive", "--db", str(aged), "--before",
-                                       "2026-02-01", "--out", str(out)])
+    result = CliRunner().invoke(main, command, input=f"{SUPERVISOR_PIN}\n")
     assert result.exit_code == 0, result.output
     assert "(rounds 1 to 6) moved to" in result.output
     log = Ledger.open_readonly(aged)
-    assert [e["kind"] for e in log.event_log("archive")] == ["archive"]
+    [moved] = log.event_log("archive")
+    assert moved["actor"] == "supervisor"  # whose PIN allowed it
     log.close()

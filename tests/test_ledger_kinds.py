@@ -104,8 +104,9 @@ def test_a_pin_change_is_on_record_as_a_fingerprint_never_the_pin(tmp_path: Path
     table.note_pins({"operator": stored, "supervisor": None})
     table.note_pins({"operator": stored, "supervisor": None})  # unchanged: recorded once
     [change] = table.ledger.event_log("pin_change")
-    assert change["details"] == {"role": "operator",
+    assert change["details"] == {"role": "operator", "where": "cabinet.yaml",
                                  "fingerprint": hashlib.sha256(stored.encode()).hexdigest()[:16]}
+    assert change["actor"] == "technician"  # found at start: no PIN proved anyone
     assert "4826" not in str(change) and stored not in str(change)
     table.note_pins({"operator": None, "supervisor": None})  # cleared: on record too
     assert table.ledger.event_log("pin_change")[-1]["details"]["fingerprint"] is None

@@ -218,8 +218,9 @@ def test_pin_set_writes_a_hash_that_verifies_and_never_prints_the_pin(config: Pa
     cabinet = load_cabinet(config / "cabinet.yaml")
     assert verify_pin("918273", cabinet.operator_pin_hash)
     assert cabinet.supervisor_pin_hash is None
-    assert output.splitlines()[-1] == (f"Operator PIN set in {config / 'cabinet.yaml'} "
+    assert output.splitlines()[-2] == (f"Operator PIN set in {config / 'cabinet.yaml'} "
                                        f"(salted PBKDF2-SHA256 hash).")
+    assert output.splitlines()[-1].endswith("/ledger.db yet: its first start records this PIN.")
     assert "918273" not in output.replace(str(config), "")
     assert "918273" not in (config / "cabinet.yaml").read_text(encoding="utf-8")
 
@@ -230,7 +231,7 @@ def test_pin_set_for_the_supervisor(config: Path) -> None:
     cabinet = load_cabinet(config / "cabinet.yaml")
     assert verify_pin("4321", cabinet.supervisor_pin_hash)
     assert cabinet.operator_pin_hash is None
-    assert output.splitlines()[-1].startswith("Supervisor PIN set in ")
+    assert output.splitlines()[-2].startswith("Supervisor PIN set in ")
 
 
 @pytest.mark.parametrize(("typed", "message"), [

@@ -39,7 +39,7 @@ def ledger() -> None:
     """Audit a ledger: verify, tilts, recall rounds, read meters, export; acknowledge, archive.
 
     Audit commands open the file read-only: they work beside a running kiosk and
-    never change the ledger. acknowledge (with the supervisor's PIN) and archive
+    never change the ledger. acknowledge and archive, each with the supervisor's PIN,
     write it, as the ledger's single writer: refused while the kiosk holds it.
     """
 
@@ -82,17 +82,26 @@ def _db_option(f: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
                   as_json: bool) -> None:
-    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
-    from etg.ledger.archive import check_archives
+    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read.
+
+    With --full, rounds moved to an archive that is not given are named as not checked
+    (a problem: the whole history was not verified).
+    """
+    from etg.ledger.archive import check_archives, unchecked, unchecked_problem
     from etg.ledger.verify import active_tilts, verify
 
     store = _open_ledger(db_path)
+    missing: list[dict[str, Any]] = []
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
             problems = verify(store, full=full, progress=tick, events=events or None)
         if archives:
             with store.reading():
                 problems += check_archives(store, list(archives))
+        if full:
+            with store.reading():
+                missing = unchecked(store, list(archives))
+            problems += [unchecked_problem(record) for record in missing]
         with store.reading():
             rounds = store.round_count()
             tilts = active_tilts(store)
@@ -103,7 +112,11 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
                                "clean": not problems and not tilts,
                                "problems": [{"check": p.check, "message": p.message}
                                             for p in problems],
-                               "active_tilts": [_tilt_json(t) for t in tilts]}, indent=2))
+                               "active_tilts": [_tilt_json(t) for t in tilts],
+                               "unchecked_archives": [
+                                   {"entries": [r["first"], r["last"]], "rounds": r["rounds"],
+                                    "file": r["file"], "sha256": r["sha256"]}
+                                   for r in missing]}, indent=2))
     else:
         for p in problems:
             click.echo(f"{db_path}: {p.check}: {p.message}")
@@ -121,36 +134,46 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
 @_db_option
 @click.option("--before", required=True, metavar="DATE",
               help="Archive the rounds that ended before this date (YYYY-MM-DD, UTC) or ISO "
-                   "time: up to the last checkpoint between rounds before it.")
+                   "time, not in the future: up to the last checkpoint between rounds before "
+                   "it that leaves the last 100 rounds live.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The archive file to write (never overwritten).")
-def ledger_archive(db_path: Path, before: str, out: Path) -> None:
-    """Move old completed rounds into a verifiable archive file; meters and checkpoints stay.
+@click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
+def ledger_archive(db_path: Path, config_dir: Path | None, before: str, out: Path,
+                   pin_stdin: bool) -> None:
+    """Move old completed rounds into a verifiable archive file, with the supervisor PIN.
 
-    The archive and the ledger verify as one chain (etg ledger verify --full --archive FILE).
-    Writes the ledger: refused while the kiosk or another writer holds it.
+    Meters, checkpoints and the last 100 rounds (game recall) stay live; the ledger records
+    the archive's head and SHA-256, and the two verify as one chain (etg ledger verify
+    --full --archive FILE). Writes the ledger: refused while the kiosk or another writer
+    holds it.
     """
+    from datetime import UTC, datetime
+
+    from etg.cli.writes import ask_pin, authorised, ledger_to_write
     from etg.ledger.archive import archive
-    from etg.ledger.store import Ledger, LedgerError
+    from etg.ledger.store import LedgerError
+    from etg.table.pin import Credential, PinRole
 
     moment = _moment(before, upper=False, option="etg ledger archive: --before",
                      rounds=False)  # the start of that day (or that instant), UTC
+    if datetime.fromisoformat(moment) > datetime.now(UTC):
+        _refuse(f"etg ledger archive: --before {before} is in the future: only rounds already "
+                f"played are archived")
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
     if not out.parent.is_dir():
         _refuse(f"{out}: no folder {out.parent} to write the archive in")
-    _logging("archive")
-    with _writer_lock(db_path):
+    cabinet = _cabinet_or_exit((config_dir or default_config_dir()) / "cabinet.yaml")
+    if cabinet.supervisor_pin_hash is None:
+        _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
+    with ledger_to_write(db_path, "archive") as store:
+        who = authorised(store, Credential.of(PinRole.SUPERVISOR), cabinet,
+                         ask_pin("Supervisor PIN", pin_stdin), "an archive")
         try:
-            store = Ledger.open(db_path)
-        except LedgerError as error:
-            _refuse(str(error))
-        try:
-            done = archive(store, moment, out)
+            done = archive(store, moment, out, actor=who)
         except LedgerError as error:
             _refuse(str(error), code=1)
-        finally:
-            store.close()
     rounds = "no rounds" if done.rounds is None else f"rounds {done.rounds[0]} to {done.rounds[1]}"
     click.echo(f"{db_path}: entries {done.first} to {done.last} ({rounds}) moved to {out} "
                f"(sha256 {done.sha256})")

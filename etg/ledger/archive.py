@@ -20,6 +20,11 @@ ledger verifies from the cut on.
 
 The archive is written and synced before anything is removed: a failure at any
 instant leaves the live ledger whole (and at worst a stray archive file).
+
+What stays live whatever the date (issue 25, finding 8): the last
+:data:`KEEP_LIVE` rounds, for game recall, and nothing is ever cut after the
+present. Without the archive file, ``verify --full`` names the rounds it could
+not check (:func:`unchecked`) instead of calling the history clean.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +41,17 @@ from etg.ledger.entry import EntryKind
 from etg.ledger.ledger_file import APPLICATION_ID
 from etg.ledger.store import Ledger, LedgerError, Problem
 from etg.ledger.terms import now
+
+KEEP_LIVE = 100
+"""Rounds an archive always leaves in the live ledger, whatever the date.
+
+Game recall shows "the last 10 rounds at least" (SPEC §5), and the rules ask that each
+hand can be reconstructed "in the event of a question or dispute" (MD Ch. 9 F(1); Ch. 9 K
+for the War deal): a question about a recent round is answered at the table, from the
+live ledger, never from a file that may be elsewhere. 100 rounds is ten times recall's
+least, and one checkpoint interval (:data:`etg.ledger.store.CHECKPOINT_EVERY`), so the
+cut checkpoint is never the newest.
+"""
 
 ARCHIVE_TABLE = ("CREATE TABLE archive (ledger_id TEXT NOT NULL, first INTEGER NOT NULL,"
                  " last INTEGER NOT NULL, head BLOB NOT NULL, carried TEXT NOT NULL,"
@@ -52,12 +69,17 @@ class Archived:
     sha256: str
 
 
-def archive(ledger: Ledger, before: str, out: Path) -> Archived:
+def archive(ledger: Ledger, before: str, out: Path, actor: str = "supervisor") -> Archived:
     """Move the entries before the newest checkpoint older than ``before`` (ISO time) to ``out``.
 
-    Raises :class:`LedgerError` if there is nothing to move, ``out`` exists, or
-    the ledger cannot be written; the live ledger is then unchanged.
+    The cut keeps the last :data:`KEEP_LIVE` rounds live whatever ``before``
+    says. Raises :class:`LedgerError` for a ``before`` in the future, if there is
+    nothing to move, ``out`` exists, or the ledger cannot be written; the live
+    ledger is then unchanged. ``actor`` is whose PIN allowed it, for the event log.
     """
+    moment = datetime.fromisoformat(before)
+    if (moment if moment.tzinfo else moment.replace(tzinfo=UTC)) > datetime.now(UTC):
+        raise LedgerError(f"{before} is in the future: only what has happened is archived")
     if out.exists():
         raise LedgerError(f"{out}: already exists; an archive is never overwritten")
     cut = _cut(ledger, before)
@@ -65,12 +87,16 @@ def archive(ledger: Ledger, before: str, out: Path) -> Archived:
     if cut is None or cut <= first:
         raise LedgerError(f"{ledger.path}: no round ended between checkpoints before {before}: "
                           f"nothing to archive")
+    if (kept := _cut(ledger, before, keep=KEEP_LIVE)) is None or kept <= first:
+        raise LedgerError(f"{ledger.path}: no checkpoint before {before} leaves the last "
+                          f"{KEEP_LIVE} rounds live: nothing to archive")
+    cut = kept
     last = cut - 1
     head = ledger.entry_hash(last)
     assert head is not None
     rounds = ledger.conn.execute("SELECT min(round), max(round) FROM entries WHERE "
                                  "kind = 'round' AND seq < ?", [cut]).fetchone()
-    carried = ledger.carried_before(cut)
+    carried = {**ledger.carried_before(cut), "pins": _pins_before(ledger, cut)}
     _write(ledger, out, first, last, head, carried)
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     span = None if rounds[0] is None else (int(rounds[0]), int(rounds[1]))
@@ -83,23 +109,42 @@ def archive(ledger: Ledger, before: str, out: Path) -> Archived:
             "archived": {"first": first, "last": last, "head": head.hex(), "rounds": span,
                          "before": before, "file": out.name, "sha256": digest},
             **carried}, tag="archive")
-        ledger.log("archive", "technician", {"first": first, "last": last, "rounds": span,
-                                             "file": str(out), "sha256": digest})
+        ledger.log("archive", actor, {"first": first, "last": last, "rounds": span,
+                                      "file": str(out), "sha256": digest})
     ledger.forget_archived()
     return Archived(out, first, last, span, digest)
 
 
-def _cut(ledger: Ledger, before: str) -> int | None:
-    """The newest checkpoint written before ``before`` with no round open: the cut."""
+def _cut(ledger: Ledger, before: str, keep: int = 0) -> int | None:
+    """The newest checkpoint written before ``before`` with no round open, and with at least
+    ``keep`` rounds after it: the cut."""
+    latest = None  # the newest entry the cut may be: before the keep-th newest round
+    if keep:
+        row = ledger.conn.execute("SELECT seq FROM entries WHERE kind = 'round' ORDER BY seq "
+                                  "DESC LIMIT 1 OFFSET ?", [keep - 1]).fetchone()
+        if row is None:
+            return None  # fewer than ``keep`` rounds live: all of them stay
+        latest = int(row[0]) - 1
     for seq in ledger.checkpoint_seqs():
         entry = ledger.entry(seq)
-        if entry is None or entry.at >= before:
+        if entry is None or entry.at >= before or (latest is not None and seq > latest):
             continue
         body = entry.data()
         if isinstance(body, dict) and body.get("round_open") is None and \
                 body.get("phase") in ("idle", "complete", "voided"):
             return seq
     return None
+
+
+def _pins_before(ledger: Ledger, cut: int) -> dict[str, str | None]:
+    """Each PIN's fingerprint as last recorded before ``cut`` (older archives' included), for
+    the live ledger to carry: a start after the archive still tells a PIN changed from one
+    that was not (:meth:`etg.table.controller.Table.note_pins`)."""
+    pins: dict[str, str | None] = dict(ledger.carried.get("pins", {}))
+    for event in ledger.event_log("pin_change"):
+        if int(event["id"]) < cut:
+            pins[str(event["details"]["role"])] = event["details"]["fingerprint"]
+    return pins
 
 
 def _write(ledger: Ledger, out: Path, first: int, last: int, head: bytes,
@@ -182,6 +227,26 @@ def check_archives(ledger: Ledger, paths: list[Path]) -> list[Problem]:
         finally:
             conn.close()
     return problems
+
+
+def unchecked(ledger: Ledger, given: list[Path]) -> list[dict[str, Any]]:
+    """The archives the ledger recorded that are not among ``given``: the history
+    ``verify --full`` could not check, each as recorded (entries ``first`` to ``last``,
+    ``rounds``, ``file``, ``sha256``). A given file is known by its SHA-256, whatever
+    its name."""
+    digests = {hashlib.sha256(path.read_bytes()).hexdigest() for path in given
+               if path.is_file()}
+    return [record for record in _recorded(ledger) if record["sha256"] not in digests]
+
+
+def unchecked_problem(record: dict[str, Any]) -> Problem:
+    """One archive the ledger recorded that was not given, in words: which rounds, which file."""
+    rounds = record.get("rounds")
+    what = (f"rounds {rounds[0]:,}–{rounds[1]:,} (entries {record['first']:,}–"
+            f"{record['last']:,})" if rounds else
+            f"entries {record['first']:,}–{record['last']:,} (no rounds)")
+    return Problem("archive", f"{what} are in archive {record['sha256'][:16]}… "
+                              f"({record['file']}), not given: not checked (--archive FILE)")
 
 
 def _recorded(ledger: Ledger) -> list[dict[str, Any]]:

@@ -40,7 +40,6 @@ after a restart the table is exactly where the last commit left it.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import shutil
 import sqlite3
@@ -86,7 +85,8 @@ from etg.ledger.verify import ReplayError, active_tilts, check_file, replay_one,
 from etg.ledger.writer import Dropped, LedgerWriter
 from etg.table.bookkeeper import Accepted, Booked, Bookkeeper, RoundOpen
 from etg.table.books import Books
-from etg.table.records import Record
+from etg.table.pin import pin_fingerprint
+from etg.table.records import TECHNICIAN, PinChanged, Record
 
 log = logging.getLogger("etg.table")
 
@@ -367,20 +367,21 @@ class Table:
         self._tilt_on(Problem("storage", _fault_text(error)))
 
     def note_pins(self, hashes: dict[str, str | None]) -> None:
-        """Put a change of any role's PIN on record: a fingerprint of its stored hash, never a PIN.
+        """Put on record a PIN changed outside the program (a hand edit of ``cabinet.yaml``).
 
-        PINs are set with ``etg pin set`` in ``cabinet.yaml``, often while no
-        kiosk runs; each start compares the hashes with the last ones recorded.
+        Every change the program makes (``etg pin set``, the operator menu) is
+        recorded as it is made, as a :class:`~etg.table.records.PinChanged`; each
+        start compares the hashes with the last fingerprints recorded, and a
+        difference is recorded the same way, put down to the technician.
         """
-        recorded: dict[str, str | None] = {}
         with self.reading() as ledger:
+            recorded: dict[str, str | None] = dict(ledger.carried.get("pins", {}))  # archived
             for entry in ledger.last_events(("pin_change",), 100):
                 recorded[str(entry["details"]["role"])] = entry["details"]["fingerprint"]
-        for role, stored in sorted(hashes.items()):
-            fingerprint = (None if stored is None else
-                           hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16])
-            if recorded.get(role) != fingerprint and (fingerprint or role in recorded):
-                self.log("pin_change", "technician", {"role": role, "fingerprint": fingerprint})
+        for whose, stored in sorted(hashes.items()):
+            fingerprint = pin_fingerprint(stored)
+            if recorded.get(whose) != fingerprint and (fingerprint or whose in recorded):
+                self.record(PinChanged(whose, TECHNICIAN, "cabinet.yaml", fingerprint))
 
     def apply_jackpot_rules(self, rules: JackpotRules | None, actor: str = "cabinet") -> bool:
         """Play from now on by the cabinet's hand-pay threshold, if the table does not already.

@@ -69,6 +69,28 @@ who pays is never the one who validates.
 """
 
 
+CHANGED_BY: dict[PinRole, tuple[PinRole, ...]] = {
+    PinRole.SUPERVISOR: (PinRole.SUPERVISOR,),
+    PinRole.OPERATOR: (PinRole.OPERATOR, PinRole.SUPERVISOR),
+    PinRole.FLOORPERSON: (PinRole.FLOORPERSON, PinRole.SUPERVISOR),
+    PinRole.DEALER: (PinRole.DEALER, PinRole.OPERATOR, PinRole.FLOORPERSON, PinRole.SUPERVISOR),
+}
+"""Whose PIN may replace a PIN that is set (issue 25, finding 8): the role's own, or a higher
+role's. The supervisor is above everyone (voids, tilts, jackpots: MD Ch. 11, Ch. 9 J(4)(c));
+the floorperson, who validates jackpots, is above the dealer, as is the operator, whose menu
+adds and removes dealers. A first PIN, where none is set, asks for none.
+"""
+
+
+def pin_fingerprint(stored: str | None) -> str | None:
+    """What the ledger keeps of a stored hash to tell a change: 16 hex digits of its SHA-256.
+
+    Never the PIN nor the hash: without the salt, which only ``cabinet.yaml``
+    holds, the fingerprint does not help to guess the PIN.
+    """
+    return None if stored is None else hashlib.sha256(stored.encode("utf-8")).hexdigest()[:16]
+
+
 def jackpot_validation(who: str) -> ValidateJackpot:
     """The validation a PIN accepted by :data:`JACKPOT_VALIDATORS`' pad sends.
 
@@ -154,6 +176,29 @@ class Credential:
     def dealer(cls, dealer_id: str) -> Credential:
         """One dealer's PIN (MD Ch. 8 E(4)); every dealer shares the dealers' lock-out."""
         return cls(PinRole.DEALER, ((f"dealer {dealer_id}", dealer_key(dealer_id)),))
+
+    @classmethod
+    def to_change(cls, role: PinRole, dealer_id: str | None = None) -> Credential:
+        """Whose PIN may replace ``role``'s PIN that is set: its own, or a higher role's
+        (:data:`CHANGED_BY`); a dealer's own PIN is the one of ``dealer_id``."""
+        keys: list[tuple[str, str]] = []
+        for by in CHANGED_BY[role]:
+            if by is PinRole.DEALER:
+                if dealer_id is None:
+                    raise ValueError("a dealer's PIN is changed by dealer ID: dealer_id is needed")
+                keys.append((f"dealer {dealer_id}", dealer_key(dealer_id)))
+            else:
+                keys.append((by.value, by.cabinet_key))
+        return cls(role, tuple(keys))
+
+    def match(self, cabinet: Cabinet, pin: str) -> str | None:
+        """Who ``pin`` proves among the stored hashes, or None.
+
+        Every stored hash is tried, as the PIN pad does, so the time taken does
+        not say whose PIN it was.
+        """
+        matched = [who for who, stored in self.stored(cabinet) if verify_pin(pin, stored)]
+        return matched[0] if matched else None
 
     def stored(self, cabinet: Cabinet) -> list[tuple[str, str]]:
         """(who, hash) of each key the cabinet holds a hash for."""

@@ -110,5 +110,34 @@ class PinLocked:
                                                "seconds": self.seconds}
 
 
-Record = OperatorLogin | OperatorAction | SelfTestRun | PinOk | WrongPin | PinUnchecked | PinLocked
+@dataclass(frozen=True)
+class PinChanged:
+    """A PIN set, changed or taken away (issue 25, finding 8): one kind of entry wherever it was
+    done, the operator menu, ``etg pin set`` or a hand edit of ``cabinet.yaml`` found at start.
+
+    ``whose``: the PIN's holder as the PIN registry names it (``supervisor``, ``dealer
+    D0417``); ``by``: who made the change, as the PIN given proved it (the actor), or
+    ``technician`` where no PIN was asked (a first PIN, an edit found at start);
+    ``fingerprint``: :func:`etg.table.pin.pin_fingerprint` of the new hash, None when
+    taken away, so a start can tell a change made outside the program. The time is the
+    entry's own. Never the PIN nor its hash (SPEC §5).
+    """
+
+    whose: str
+    by: str
+    where: Literal["operator menu", "command line", "cabinet.yaml"]
+    fingerprint: str | None
+
+    def entry(self) -> NewEntry:
+        return "pin_change", self.by, {"role": self.whose, "fingerprint": self.fingerprint,
+                                       "where": self.where}
+
+
+TECHNICIAN = "technician"
+"""Who a PIN change is put down to where no PIN proved anyone: a first PIN set, or a change of
+``cabinet.yaml`` by other means, found at start."""
+
+
+Record = (OperatorLogin | OperatorAction | SelfTestRun | PinOk | WrongPin | PinUnchecked
+          | PinLocked | PinChanged)
 """Everything a screen may put on the event log."""

@@ -9,8 +9,8 @@ asked for with the PIN pad (:mod:`etg.ui.pinpad`):
 - **Sign in** (MD Ch. 8 E(4)): the dealer's badge number, then the dealer's
   own PIN; the engine refuses a change of dealer during a round.
 - **Dealers' PINs**: added, changed and removed on the operator menu's
-  DEALERS page; each change is recorded as a PIN change (a fingerprint of the
-  hash, never the PIN).
+  DEALERS page, behind the operator's PIN; each change is recorded as a PIN
+  change in the operator's name (a fingerprint of the hash, never the PIN).
 
 The jackpot panel keeps the progressive light lit and the awards held on the
 table screen until the validation; the operator pages read their rows here.
@@ -40,8 +40,10 @@ from etg.table.pin import (
     dealer_key,
     hash_pin,
     jackpot_validation,
+    pin_fingerprint,
     pin_problem,
 )
+from etg.table.records import OPERATOR, PinChanged
 from etg.ui import theme
 from etg.ui.assets import Style
 from etg.ui.scene import AskNumber, AskPin
@@ -194,12 +196,19 @@ def remove_dealer(ctx: Context, dealer_id: str) -> str | None:
 
 
 def _set_dealer(ctx: Context, dealer_id: str, stored: str | None) -> str | None:
+    """The dealer's new hash (None: taken away) in ``cabinet.yaml``, then on record.
+
+    No dealer's PIN is asked for: the operator menu opened with the operator's
+    PIN, a role above the dealer's (:data:`etg.table.pin.CHANGED_BY`), and the
+    change is recorded in the operator's name as ``etg pin set`` records its own.
+    """
     try:
         set_cabinet_value(ctx.cabinet_file, dealer_key(dealer_id), stored)
         ctx.cabinet = load_cabinet(ctx.cabinet_file)
     except (ConfigError, CabinetKeyError, ValueError, OSError) as error:
         return str(error)
-    ctx.table.note_pins({f"dealer {d}": h for d, h in ctx.cabinet.dealers.items()})
+    ctx.table.record(PinChanged(f"dealer {dealer_id}", OPERATOR, "operator menu",
+                                pin_fingerprint(stored)))
     return None
 
 
