@@ -104,7 +104,7 @@ def floor_serve(data_dir: Path | None, port: int) -> None:
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
-        server.stop()
+        server.request_stop()  # the postmaster ends its sessions; wait() below returns
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
