@@ -145,7 +145,9 @@ def _table_spec(value: str) -> tuple[str, str]:
               help="The paytable whose meters the levels follow (default: the cabinet's "
                    "active one).")
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Site configuration directory with cabinet.yaml (for the active paytable).")
+              help="Site configuration directory with cabinet.yaml, whose active paytable "
+                   "the levels follow without --paytable (default: ETG_CONFIG_DIR, else "
+                   "~/.config/etg, /etc/etg on a cabinet; etg paths shows it).")
 @click.option("--link", "linked", default="primary,secondary", show_default=True,
               help="The linked levels, comma-separated: primary, secondary, "
                    "progressive_payout.")
@@ -360,7 +362,9 @@ def floor_reconcile(floor_uri: str | None, ledgers: tuple[Path, ...], as_json: b
               help="Set the meter itself by hand (a logged, signed adjustment).")
 @click.option("--reason", help="Why (recorded with the change; required for a change).")
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Site configuration directory with cabinet.yaml (the supervisor's PIN).")
+              help="Site configuration directory with cabinet.yaml, holding the supervisor's "
+                   "PIN (default: ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet; "
+                   "etg paths shows it).")
 @click.option("--pin-stdin", is_flag=True, help="Read the supervisor PIN from standard input.")
 @_JSON
 def floor_level(floor_uri: str | None, level: str | None, initial_cents: int | None,
