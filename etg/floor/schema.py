@@ -78,13 +78,15 @@ def version(conn: psycopg.Connection[Any]) -> int:
     return int(row[0]) if row else 0
 
 
-def migrate(conn: psycopg.Connection[Any]) -> list[int]:
-    """Apply the migrations this database lacks; the versions applied. Connected as a
-    superuser (the roles and the first CREATE SCHEMA need one)."""
+def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]:
+    """Apply the migrations this database lacks (up to ``upto``, default all); the versions
+    applied. Connected as a superuser (the roles and the first CREATE SCHEMA need one)."""
     conn.autocommit = True
     ensure_roles(conn)
     applied = []
     for number, name, text in migrations():
+        if upto is not None and number > upto:
+            break
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
             if version(conn) >= number:
@@ -96,8 +98,7 @@ def migrate(conn: psycopg.Connection[Any]) -> list[int]:
             conn.execute("INSERT INTO floor.versions (version, name) VALUES (%s, %s)",
                          (number, name))
             conn.execute("RESET ROLE")
-            if number == 1:
-                _grant(conn)
+            _grant(conn)  # again after each: a view made anew has lost its grants
             applied.append(number)
     return applied
 
