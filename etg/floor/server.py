@@ -150,9 +150,9 @@ class Server:
         """
         account = _Account.for_caller()
         data_dir = data_dir.resolve()
+        _reachable(data_dir, account)
         if not (data_dir / "PG_VERSION").is_file():
             _initialise(data_dir, account)
-        _reachable(data_dir, account)
         tcp = port is not None
         chosen = free_port() if port == 0 else (port if port is not None else 5432)
         server = cls(data_dir, _socket_dir(data_dir, account), chosen, tcp, account, durable)
@@ -338,8 +338,9 @@ def _reachable(data_dir: Path, account: _Account) -> None:
     if account.user is None:
         return
     for folder in reversed(data_dir.parents):
-        mode = folder.stat().st_mode
-        if not mode & 0o001:
+        if not folder.exists():
+            break  # made by us below, with the data directory
+        if not folder.stat().st_mode & 0o001:
             raise ServerError(f"the server runs as {account.user!r}, who cannot enter "
                               f"{folder}: put the data directory where it can "
                               f"(e.g. under {tempfile.gettempdir()})")
