@@ -243,3 +243,36 @@ def test_a_database_without_a_floor_is_said_so(floor_server: object, floor: Floo
     code, _, err = invoke("floor", "status", "--floor", uri)
     assert (code, err) == (2, "etg floor status: no floor in that database (run etg floor "
                               "init)\n")
+
+
+def test_init_follows_the_cabinets_active_paytable_and_adds_only_new_tables(
+        floor: Floor, tmp_path: Path) -> None:
+    config = config_copy(tmp_path)
+    code, out, err = invoke("floor", "init", "--floor", floor.admin_uri, "--config", str(config),
+                            "--link", "primary,secondary,progressive_payout", "--table", "t01")
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()] == ["t01", "reader"]
+    levels = {lv.level: lv for lv in reads.levels(floor.admin())}
+    # the shipped cabinet.yaml's active paytable links its Progressive Payout meter too
+    assert sorted(levels) == ["primary", "progressive_payout", "secondary"]
+    assert levels["primary"].paytable == "md-community-5"  # the paytable's id
+    code, out, _ = invoke("floor", "init", "--floor", floor.admin_uri, "--config", str(config),
+                          "--table", "t01", "--table", "t02")
+    assert code == 0
+    assert [line.split()[0] for line in out.splitlines()] == ["t02", "reader"]
+
+
+def test_status_and_meters_as_rich_tables(floor: Floor) -> None:
+    _play(floor, _init(floor))
+    code, out, _ = invoke("floor", "status", "--floor", floor.admin_uri)
+    assert code == 0
+    row = next(line for line in out.splitlines() if "t01" in line)
+    assert row.replace("│", " ").split()[:4] == ["t01", "A-1001", "open", "up"]
+    assert "D0417" in row
+    code, out, _ = invoke("floor", "meters", "--floor", floor.admin_uri)
+    assert code == 0
+    primary = next(line for line in out.splitlines() if "primary" in line)
+    # seed, contributions, current, hits, wins, overflow, reserve, carry, rate
+    assert primary.replace("│", " ").split()[1:] == [
+        "$21,999.99", "$0.16", "$10,000.00", "2", "$12,000.15", "$0.00", "$0.00",
+        "0.500000¢", "1.5000%"]
