@@ -72,7 +72,7 @@ def test_a_table_cannot_ship_claim_validate_or_beat_for_another(floor: Floor) ->
 def test_the_reader_reads_the_views_and_nothing_else(floor: Floor) -> None:
     logins = floor.init()
     reader = admin.reader_login(floor.admin())
-    conn = floor._keep(psycopg.connect(floor.server.uri(reader.role, reader.password,
+    conn = floor.keep(psycopg.connect(floor.server.uri(reader.role, reader.password,
                                                         database=floor.database),
                                        autocommit=True))
     view = reads.floor_view(conn)
@@ -93,7 +93,7 @@ def _admin_login(floor: Floor) -> psycopg.Connection[Any]:
     role = f"{floor.database}.office"
     su.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'office-pw' IN ROLE floor_admin").format(
         sql.Identifier(role)))
-    return floor._keep(psycopg.connect(floor.server.uri(role, "office-pw",
+    return floor.keep(psycopg.connect(floor.server.uri(role, "office-pw",
                                                         database=floor.database),
                                        autocommit=True))
 
