@@ -23,7 +23,7 @@ entries after N are walked, and entry N's own hash is what the next link is
 checked against, so an edit of any entry up to N since is caught by the next pass.
 
 The time of the newest *completed* pass is the ledger's ``whole_history_verified_at``
-(:func:`last_complete`), which ``etg ledger verify`` reports.
+(:func:`etg.ledger.scope.last_complete`), which ``etg ledger verify`` reports.
 """
 
 from __future__ import annotations
@@ -35,16 +35,13 @@ from typing import Any
 
 from etg.ledger import chain_walk
 from etg.ledger.recount import Recount
+from etg.ledger.scope import KIND, last_complete, last_record
 from etg.ledger.store import Ledger, LedgerError, Problem
 from etg.ledger.terms import now
 from etg.ledger.verify import MoneyReader, verbose_until
 
 __all__ = ["KIND", "RECORD_EVERY_S", "REST_S", "SLICE_ENTRIES", "START_AFTER_S", "Reverifier",
-           "Step",
-           "last_complete", "last_record"]
-
-KIND = "reverified"
-"""The event-log entry that records how far a pass has come."""
+           "Step", "last_complete"]
 
 SLICE_ENTRIES = 256
 """Entries linked and counted at a time: about a millisecond and a half of one core (a round
@@ -66,23 +63,6 @@ class Step:
 
     problems: list[Problem]
     record: dict[str, Any] | None = None
-
-
-def last_record(ledger: Ledger) -> dict[str, Any] | None:
-    """The newest ``reverified`` entry (its details, with its ``id`` and ``at``), or None."""
-    found = ledger.last_events((KIND,), 1)
-    if not found:
-        return None
-    return {**found[0]["details"], "id": found[0]["id"], "at": found[0]["at"]}
-
-
-def last_complete(ledger: Ledger) -> dict[str, Any] | None:
-    """The newest record of a pass that reached its end: the whole history up to its
-    ``through`` was verified between its ``started_at`` and its ``at``."""
-    for entry in reversed(ledger.last_events((KIND,), 100)):
-        if entry["details"].get("complete"):
-            return {**entry["details"], "id": entry["id"], "at": entry["at"]}
-    return None
 
 
 class Reverifier:
