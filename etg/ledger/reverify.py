@@ -93,7 +93,10 @@ class Reverifier:
         """Walk on until ``until`` (a ``time.perf_counter()`` deadline), a slice at a time."""
         if self.key is None or time.monotonic() < self._resting_until:
             return Step([])
-        store = self._open()
+        if self._store is None:  # a step of its own: opening is the one step not in slices
+            self._open()
+            return Step([])
+        store = self._store
         if self._pass is None:
             self._pass = self._begin(store)
             if self._pass is None:
