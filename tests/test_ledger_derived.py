@@ -249,3 +249,40 @@ def test_a_ledger_opened_by_a_table_is_checked_before_each_checkpoint(
     assert table.tilt is not None
     assert table.tilt.message.startswith("schema: index entries_by_actor on entries is not one")
     table.close()
+
+
+def test_acknowledging_on_the_command_line_puts_the_chain_s_sums_back_on_record(
+        tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from etg.cli import main
+    from etg.config.cabinet_edit import set_cabinet_value
+    from etg.table.pin import hash_pin
+    from tests.kiosk_support import config_copy
+
+    config = config_copy(tmp_path)
+    set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin("2468"))
+    db = played_ledger(tmp_path, rounds=2)
+    _execute(db, f"UPDATE meters SET value = value + 300 WHERE paytable_id = '{PAYTABLE}' "
+                 f"AND seat = 1 AND name = 'coin_in.initial'")
+    table = open_table(db)
+    assert table.tilt is not None
+    want = table.ledger.derived.meters(table.ledger)[PAYTABLE][(1, "coin_in.initial")]
+    named = (f"meters row ({PAYTABLE}, seat 1, coin_in.initial) is {want + 300}, the ledger "
+             f"sums to {want}")
+    assert table.tilt.message == f"meters: {named}"
+    tilt = table.tilt.ids[0]
+    table.close()
+    result = CliRunner().invoke(main, ["ledger", "acknowledge", "--db", str(db), "--tilt",
+                                       str(tilt), "--config", str(config), "--pin-stdin"],
+                                input="2468\n")
+    assert result.exit_code == 0, result.output
+    store = Ledger.open_readonly(db)
+    assert store.meters()[PAYTABLE][(1, "coin_in.initial")] == want
+    restored = store.event_log("meters_restored")
+    assert [(e["actor"], e["details"]) for e in restored] == [
+        ("supervisor", {"differences": [named]})]
+    store.close()
+    table = open_table(db)
+    assert table.tilt is None
+    table.close()

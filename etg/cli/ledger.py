@@ -258,6 +258,9 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
             with store.atomic():
                 store.log("pin_ok", role, {"role": role, "where": "command line"})
                 tilt = active[tilt_id]["details"]
+                restored = store.derived.restore_table(store)  # the meters as the chain sums
+                if restored:
+                    store.log("meters_restored", role, restored)
                 store.log("tilt_cleared", role, {"tilts": [tilt_id], "problems":
                                                  f"{tilt['check']}: {tilt['message']}"})
         finally:

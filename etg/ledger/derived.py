@@ -143,9 +143,10 @@ class DerivedMeters:
             faults, self._faults = self._faults, []
         return faults
 
-    def restore_table(self, ledger: LedgerHistory) -> list[Problem]:
+    def restore_table(self, ledger: LedgerHistory) -> dict[str, list[str]]:
         """Make the ``meters`` table what the chain adds up to (inside a transaction, when a
-        supervisor acknowledges the tilt that named the difference); returns what differed."""
+        supervisor acknowledges a tilt); returns the details of the ``meters_restored`` entry
+        to log, naming what differed, or an empty dict if nothing did."""
         derived = self.meters(ledger)
         differences = meter_differences(ledger.meters(), derived)
         if differences:
@@ -154,7 +155,8 @@ class DerivedMeters:
                 "INSERT INTO meters (paytable_id, seat, name, value) VALUES (?, ?, ?, ?)",
                 [(pid, seat, name, value) for pid, counter in sorted(derived.items())
                  for (seat, name), value in sorted(counter.items())])
-        return differences
+            return {"differences": [p.message for p in differences]}
+        return {}
 
     def forget(self) -> None:
         """Load again from the chain when next asked (the chain was changed under it)."""

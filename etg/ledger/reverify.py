@@ -43,9 +43,10 @@ from etg.ledger.verify import MoneyReader, verbose_until
 __all__ = ["KIND", "RECORD_EVERY_S", "REST_S", "SLICE_ENTRIES", "START_AFTER_S", "Reverifier",
            "Step", "last_complete"]
 
-SLICE_ENTRIES = 256
-"""Entries linked and counted at a time: about a millisecond and a half of one core (a round
-is some sixteen entries, 88 µs to verify), so a step stops within that of its deadline."""
+SLICE_ENTRIES = 128
+"""Entries linked and counted at a time: about a millisecond of one core on the busiest table
+(``bench_reverify``: some 4,500 of its rounds a CPU-second, twenty-odd entries each), so a step
+stops within that of its deadline."""
 
 RECORD_EVERY_S = 60.0
 """Seconds of walking between two records of a pass still under way (at the next checkpoint)."""

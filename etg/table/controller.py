@@ -328,8 +328,7 @@ class Table:
             # it held instead is on record here, as it is in the tilts that named it.
             restored = self._ledger.derived.restore_table(self._ledger)
             if restored:
-                self._ledger.log("meters_restored", operator,
-                                 {"differences": [p.message for p in restored]})
+                self._ledger.log("meters_restored", operator, restored)
             self._ledger.log("tilt_cleared", operator, {"problems": tilt.message,
                                                          "tilts": tilt.ids})
 
