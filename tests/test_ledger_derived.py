@@ -159,6 +159,24 @@ def test_a_meter_changed_during_play_is_not_absorbed_by_the_next_checkpoint(
     store.close()
 
 
+def test_a_meter_changed_before_a_clean_shutdown_is_on_record_as_a_tilt(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    table = open_table(db)
+    play(table, 2)
+    _execute(db, f"UPDATE meters SET value = value + 1 WHERE paytable_id = '{PAYTABLE}' "
+                 f"AND seat = 0 AND name = 'games.played'")
+    table.close()  # the shutdown checkpoint holds the chain's 2, the table 3
+    store = Ledger.open_readonly(db)
+    named = f"meters row ({PAYTABLE}, seat 0, games.played) is 3, the ledger sums to 2"
+    assert [e["details"] for e in store.event_log("tilt")] == [{"check": "meters",
+                                                                "message": named}]
+    assert _newest_checkpoint_meters(store)[(0, "games.played")] == 2
+    store.close()
+    table = open_table(db)
+    assert table.tilt is not None and f"meters: {named}" in table.tilt.message
+    table.close()
+
+
 def test_the_derived_meters_follow_a_rolled_back_transaction(tmp_path: Path) -> None:
     """What a failed commit added is taken back: the next checkpoint is the chain's."""
     table = open_table(tmp_path / "l.db")

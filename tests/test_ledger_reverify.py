@@ -148,7 +148,13 @@ def test_a_row_edited_behind_the_checkpoint_tilts_the_idle_table_naming_it(
             in table.tilt.message)
     assert table.ledger.event_log("tilt")[-1]["details"]["message"].startswith(
         f"entries row {seq} (round complete)")
+    table.acknowledge_tilt("supervisor 7")  # the pass goes on to its end, and says what it found
+    _idle_until(table, lambda: bool(_records(table)) and bool(_records(table)[-1]["complete"]))
+    assert _records(table)[-1]["problems"] == 1 and table.tilt is None
     table.close()
+    report = json.loads(CliRunner().invoke(main, ["ledger", "verify", "--db", str(db),
+                                                  "--json"]).output)
+    assert report["whole_history_problems"] == 1
 
 
 def test_nothing_is_walked_while_a_round_is_in_play(tmp_path: Path) -> None:

@@ -111,6 +111,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
                                "checkpoint_at": scope.checkpoint_at,
                                "whole_history_verified_at": scope.verified_at,
                                "whole_history_verified_through": scope.verified_through,
+                               "whole_history_problems": scope.verified_problems,
                                "clean": not problems and not tilts,
                                "problems": [{"check": p.check, "message": p.message}
                                             for p in problems],

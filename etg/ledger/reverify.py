@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from etg.ledger import chain_walk
-from etg.ledger.recount import Recount
+from etg.ledger.recount import Recount, capped
 from etg.ledger.scope import KIND, last_complete, last_record
 from etg.ledger.store import Ledger, LedgerError, Problem
 from etg.ledger.terms import now
@@ -108,6 +108,8 @@ class Reverifier:
         record: dict[str, Any] | None = None
         while time.perf_counter() < until and not walk.done:
             problems += walk.slice(self.slice_entries)
+            if problems:
+                break  # a tilt stops play: one at a time, the rest of the pass after it
             if walk.done:
                 record = walk.record(complete=True)
                 self._pass = None
@@ -115,7 +117,7 @@ class Reverifier:
             elif time.monotonic() - walk.recorded >= self.record_every_s and walk.resumable:
                 record = walk.record(complete=False)
                 break
-        return Step(problems, record)
+        return Step(capped(problems), record)
 
     def close(self) -> None:
         if self._store is not None:
@@ -167,6 +169,7 @@ class _Pass:
         self.money = MoneyReader(store, self.recount, legacy=resumed_at is None and low == 1)
         self.recorded = time.monotonic()
         self._reported = 0  # the recount's problems already handed on
+        self.found = 0  # problems found so far in this pass
 
     @property
     def done(self) -> bool:
@@ -195,6 +198,7 @@ class _Pass:
         found = self.recount.found
         problems += found[self._reported:]
         self._reported = len(found)
+        self.found += len(problems)
         return problems
 
     def record(self, complete: bool) -> dict[str, Any]:
@@ -202,4 +206,5 @@ class _Pass:
         self.recorded = time.monotonic()
         through = self.end if complete else self.recount.last_checkpoint
         self.base = through
-        return {"through": through, "started_at": self.started_at, "complete": complete}
+        return {"through": through, "started_at": self.started_at, "complete": complete,
+                "problems": self.found}

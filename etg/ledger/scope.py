@@ -34,6 +34,7 @@ class Scope:
     checkpoint_at: str | None
     verified_at: str | None
     verified_through: int | None
+    verified_problems: int = 0  # what that pass found (each a tilt at the time)
 
     def rounds(self) -> str:
         """The rounds checked, in words."""
@@ -48,7 +49,10 @@ class Scope:
         if self.verified_at is None:
             return ("has not been verified in the background yet (etg ledger verify --full "
                     "verifies it now)")
-        return f"was last verified at {self.verified_at} (entries 1–{self.verified_through:,})"
+        found = (f", {self.verified_problems} problems found, each a tilt"
+                 if self.verified_problems else "")
+        return (f"was last verified at {self.verified_at} (entries 1–{self.verified_through:,}"
+                f"{found})")
 
 
 def checked_scope(ledger: LedgerHistory, full: bool) -> Scope:
@@ -58,18 +62,19 @@ def checked_scope(ledger: LedgerHistory, full: bool) -> Scope:
     completed = last_complete(ledger)
     verified_at = None if completed is None else str(completed["at"])
     through = None if completed is None else int(completed["through"])
+    found = 0 if completed is None else int(completed.get("problems", 0))
     newest = ledger.conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'"
                                  ).fetchone()[0]
     if full or newest is None:
         row = ledger.conn.execute("SELECT min(round) FROM entries WHERE kind = 'round'"
                                   ).fetchone()
         first = last + 1 if row[0] is None else int(row[0])
-        return Scope(first, last, None, None, verified_at, through)
+        return Scope(first, last, None, None, verified_at, through, found)
     entry = ledger.entry(int(newest))
     assert entry is not None
     body = entry.data()
     rounds = int(body["rounds"]) if isinstance(body, dict) and "rounds" in body else 0
-    return Scope(rounds + 1, last, entry.seq, entry.at, verified_at, through)
+    return Scope(rounds + 1, last, entry.seq, entry.at, verified_at, through, found)
 
 
 def last_record(ledger: LedgerHistory) -> dict[str, Any] | None:

@@ -276,6 +276,9 @@ class Table:
                                                 "phase": self.state.phase.value})
             if self.tilt is None:
                 self._books.checkpoint("shutdown")
+                for problem in self._ledger.derived.take_faults():  # its checks, on record
+                    self._ledger.log("tilt", None, {"check": problem.check,
+                                                    "message": problem.message})
         log.info("shutdown: round %s, %s", self.state.round.number, self.state.phase.value)
         self.reverify.close()
         self._ledger.close()
