@@ -110,13 +110,14 @@ class Reverifier:
             problems += walk.slice(self.slice_entries)
             if problems:
                 break  # a tilt stops play: one at a time, the rest of the pass after it
-            if walk.done:
-                record = walk.record(complete=True)
-                self._pass = None
-                self._resting_until = time.monotonic() + self.rest_s
-            elif time.monotonic() - walk.recorded >= self.record_every_s and walk.resumable:
+            if not walk.done and walk.resumable and \
+                    time.monotonic() - walk.recorded >= self.record_every_s:
                 record = walk.record(complete=False)
                 break
+        if walk.done:
+            record = walk.record(complete=True)
+            self._pass = None
+            self._resting_until = time.monotonic() + self.rest_s
         return Step(capped(problems), record)
 
     def close(self) -> None:
@@ -143,7 +144,8 @@ class Reverifier:
             verbose = verbose_until(store)
         if last is not None and not last.get("complete") and first <= int(last["through"]) < head:
             return _Pass(store, self.key, int(last["through"]) + 1, head, verbose,
-                         str(last["started_at"]), resumed_at=int(last["through"]))
+                         str(last["started_at"]), resumed_at=int(last["through"]),
+                         found=int(last.get("problems", 0)))
         if last is not None and last.get("complete") and int(last["id"]) >= head:
             return None  # nothing written since the last pass (but its record): walked
         previous = archived[1] if archived is not None else None
@@ -155,7 +157,7 @@ class _Pass:
 
     def __init__(self, store: Ledger, key: bytes, low: int, end: int, verbose: int,
                  started_at: str, resumed_at: int | None = None,
-                 previous: bytes | None = None) -> None:
+                 previous: bytes | None = None, found: int = 0) -> None:
         self.store = store
         self.key = key
         self.next = low
@@ -169,7 +171,7 @@ class _Pass:
         self.money = MoneyReader(store, self.recount, legacy=resumed_at is None and low == 1)
         self.recorded = time.monotonic()
         self._reported = 0  # the recount's problems already handed on
-        self.found = 0  # problems found so far in this pass
+        self.found = found  # problems found so far in this pass
 
     @property
     def done(self) -> bool:
