@@ -25,6 +25,9 @@ SKIM = ("CREATE TRIGGER skim AFTER INSERT ON entries WHEN new.kind = 'round' BEG
         "END")
 """Finding 1's trigger, as the technician wrote it."""
 
+APPEND_ONLY = ("CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries "
+               "BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
+
 DROP_ROUNDS = ("CREATE TRIGGER hush BEFORE INSERT ON entries WHEN new.kind = 'round' BEGIN "
                "SELECT RAISE(IGNORE); END")
 """Finding 1's other trigger: every round record silently dropped."""
@@ -303,4 +306,33 @@ def test_acknowledging_on_the_command_line_puts_the_chain_s_sums_back_on_record(
     store.close()
     table = open_table(db)
     assert table.tilt is None
+    table.close()
+
+
+def test_an_unreadable_round_in_the_tail_is_named_and_the_checkpoints_go_on(
+        tmp_path: Path, every_five: None) -> None:
+    """The sums go on without a row that cannot be read: a problem, never a crash."""
+    db = tmp_path / "l.db"
+    table = open_table(db)
+    play(table, 6)
+    table.ledger.close()  # no shutdown: round 6 is in the tail after the checkpoint at 5
+    with sqlite3.connect(db) as conn:
+        seq = conn.execute("SELECT seq FROM entries WHERE kind = 'round' AND round = 6"
+                           ).fetchone()[0]
+        conn.execute("DROP TRIGGER entries_no_update")
+        conn.execute("UPDATE entries SET body = x'00' WHERE seq = ?", [seq])
+        conn.execute(APPEND_ONLY)
+    conn.close()
+    table = open_table(db)
+    assert table.tilt is not None and f"entries row {seq}" in table.tilt.message
+    table.acknowledge_tilt("supervisor 7")  # the table set to the sums without round 6
+    assert table.tilt is not None
+    assert table.tilt.message == (f"meters: entries row {seq} (round) cannot be read to add up "
+                                  f"the meters: not a compact round body")
+    restored = table.ledger.event_log("meters_restored")[0]["details"]["differences"]
+    assert f"meters row ({PAYTABLE}, seat 0, games.played) is 6, the ledger sums to 5" in restored
+    table.acknowledge_tilt("supervisor 7")
+    play(table, 4)  # round 10's checkpoint: the table and the sums agree again
+    assert table.tilt is None
+    assert _newest_checkpoint_meters(table.ledger)[(0, "games.played")] == 9
     table.close()

@@ -28,7 +28,7 @@ from typing import Any
 from etg.ledger.entry import COMPACT, Entry, EntryKind, checkpoint_data
 from etg.ledger.history import LedgerHistory
 from etg.ledger.meters import Meters, log_meters, round_meters
-from etg.ledger.terms import LedgerError, Problem
+from etg.ledger.terms import Problem
 
 __all__ = ["DerivedMeters", "meter_differences", "meters_of_checkpoint", "summary_meters"]
 
@@ -163,23 +163,31 @@ class DerivedMeters:
         self._meters = None
 
     def _load(self, ledger: LedgerHistory) -> AllMeters:
-        self._since, meters = derive(ledger)
+        self._since, meters, unreadable = derive(ledger)
+        self.note(unreadable)
         return meters
 
 
-def derive(ledger: LedgerHistory) -> tuple[int, AllMeters]:
+def derive(ledger: LedgerHistory) -> tuple[int, AllMeters, list[Problem]]:
     """The newest checkpoint's entry and the meters the chain adds up to now: that
     checkpoint's and the entries' since. Never the ``meters`` table. Before any checkpoint,
-    from the first entry on.
+    from the first entry on. An entry that cannot be read (an edited row) adds nothing and
+    is a problem: the sums go on without it, and the table then differs from them too.
     """
-    row = ledger.conn.execute("SELECT max(seq) FROM entries WHERE kind = 'checkpoint'"
-                              ).fetchone()
-    since = 0 if row[0] is None else int(row[0])
+    since = 0
     meters: AllMeters = {}
-    if since:
-        entry = ledger.entry(since)
-        assert entry is not None
-        meters = meters_of_checkpoint(checkpoint_data(entry)[0])
+    unreadable: list[Problem] = []
+    for seq in ledger.checkpoint_seqs():  # the newest that can be read
+        entry = ledger.entry(seq)
+        try:
+            assert entry is not None
+            meters = meters_of_checkpoint(checkpoint_data(entry)[0])
+        except (ValueError, LookupError, TypeError) as error:
+            unreadable.append(Problem("meters", f"entries row {seq} (checkpoint) cannot be read "
+                                                f"to add up the meters: {str(error)[:200]}"))
+            continue
+        since = seq
+        break
     for entry in ledger.entries(after=since):
         try:
             if entry.kind == EntryKind.ROUND.value:
@@ -195,9 +203,9 @@ def derive(ledger: LedgerHistory) -> tuple[int, AllMeters]:
                 owner = str(details.get("paytable_id", "cabinet"))
                 meters.setdefault(owner, Counter()).update(log_meters(logged))
         except (ValueError, LookupError, TypeError) as error:
-            raise LedgerError(f"{ledger.path}: entries row {entry.seq} ({entry.kind}) cannot be "
-                              f"read to add up the meters: {error}") from None
-    return since, meters
+            unreadable.append(Problem("meters", f"entries row {entry.seq} ({entry.kind}) cannot "
+                                                f"be read to add up the meters: {error}"))
+    return since, meters, unreadable
 
 
 def meters_of_checkpoint(body: Mapping[str, Any]) -> AllMeters:
