@@ -336,3 +336,26 @@ def test_an_unreadable_round_in_the_tail_is_named_and_the_checkpoints_go_on(
     assert table.tilt is None
     assert _newest_checkpoint_meters(table.ledger)[(0, "games.played")] == 9
     table.close()
+
+
+def test_a_ram_clear_rolled_back_leaves_the_derived_meters_as_committed(tmp_path: Path) -> None:
+    table = open_table(tmp_path / "l.db")
+    play(table, 1)
+    ledger = table.ledger
+    before = ledger.derived.meters(ledger)
+
+    class Failed(Exception):
+        pass
+
+    with pytest.raises(Failed), ledger.atomic():
+        ledger.log("cash_in", "attendant", {"seat": 2, "amount": 700, "paytable_id": PAYTABLE})
+        ledger.clear_meters()
+        ledger.log("cash_in", "attendant", {"seat": 2, "amount": 300, "paytable_id": PAYTABLE})
+        assert ledger.derived.meters(ledger) == {PAYTABLE: Counter({(0, "cash_in"): 300,
+                                                                    (2, "cash_in"): 300})}
+        raise Failed
+    assert ledger.derived.meters(ledger) == before
+    table.ram_clear("operator 1", confirmed=True)
+    assert ledger.derived.meters(ledger) == {} and ledger.meters() == {}
+    assert table.tilt is None
+    table.close()

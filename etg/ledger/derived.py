@@ -93,6 +93,8 @@ class DerivedMeters:
         if self._meters is None:
             return
         if self._undo is not None and self._before_clear is None:
+            for paytable_id, deltas in reversed(self._undo):  # as the last commit left them
+                self._meters.setdefault(paytable_id, Counter()).subtract(deltas)
             self._before_clear = self._meters
         self._meters = {}
 
