@@ -45,6 +45,7 @@ MEASURED = {
     "math": ("sim_rounds_per_s", "sim_full_rounds_per_s"),
     "memory": ("rss_mb_100", "rss_mb_10000"),
     "parsheet": ("parsheet_s",),
+    "reverify": ("reverify_rounds_per_s", "reverify_hours_1m", "reverify_step_ms"),
 }
 
 
@@ -156,6 +157,24 @@ def test_only_math_quick_prints_its_two_rates_as_json() -> None:
     assert isinstance(figures["sim_full_rounds_per_s"], int)
     assert figures["sim_full_rounds_per_s"] > 0
     assert err.splitlines()[0] == "etg bench: math: running (quick)"
+
+
+@pytest.mark.slow
+def test_only_reverify_quick_prints_its_pace_and_the_hours_a_million_rounds_take(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    code, out, err = invoke("bench", "--quick", "--only", "reverify", "--json")
+    assert code == 0, err
+    figures = json.loads(out)
+    assert set(figures) == {"quick", "reverify_rounds_per_s", "reverify_hours_1m",
+                            "reverify_step_ms"}
+    rate, steps = figures["reverify_rounds_per_s"], figures["reverify_step_ms"]
+    assert isinstance(rate, int) and rate > 0
+    assert set(steps) == {"p50", "p99", "max", "given", "cpu_p99", "cpu_max"}
+    assert 0 < steps["p50"] <= steps["p99"] <= steps["max"]
+    # A million rounds at that pace, a step of the frame's idle time each 60th of a second.
+    hours = 1_000_000 / (rate * steps["given"] / 1_000 * 60) / 3_600
+    assert figures["reverify_hours_1m"] == pytest.approx(hours, rel=0.01)
 
 
 @pytest.mark.slow

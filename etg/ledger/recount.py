@@ -37,6 +37,7 @@ from typing import Any
 
 from etg.core.money import format_cents
 from etg.core.state import LEVELS, Phase, TableState
+from etg.ledger.derived import meter_differences
 from etg.ledger.entry import COMPACT, Entry, EntryKind, checkpoint_data
 from etg.ledger.meters import ATTENDANT_PAID_JACKPOTS_AMOUNT, log_meters, round_meters
 from etg.ledger.money import CONTRIBUTED, settled_net, summarize
@@ -114,14 +115,7 @@ class Recount:
         problems = self.found
         actual = self.ledger.meters()
         self._add_rounds()
-        for paytable_id in sorted(set(self.meters) | set(actual)):
-            want = +self.meters.get(paytable_id, Counter())
-            have = actual.get(paytable_id, Counter())
-            for seat, name in sorted(set(want) | set(have)):
-                if want[(seat, name)] != have[(seat, name)]:
-                    problems.append(Problem(
-                        "meters", f"meters row ({paytable_id}, seat {seat}, {name}) is "
-                                  f"{have[(seat, name)]}, the ledger sums to {want[(seat, name)]}"))
+        problems += meter_differences(actual, {pid: +c for pid, c in self.meters.items()})
         return capped(problems, self.hidden)
 
     # --- carrying the figures over ----------------------------------------------------------

@@ -54,6 +54,7 @@ from etg.ledger import chain
 from etg.ledger.chain import Anchor
 from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, current_layout
+from etg.ledger.derived import DerivedMeters, meter_differences
 from etg.ledger.entry import (
     COMPACT,
     ROUND_HEADER,
@@ -77,6 +78,7 @@ from etg.ledger.meters import log_meters
 from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
 from etg.ledger.schema import applied_migrations, migrate, refuse_schema, schema_age
+from etg.ledger.schema_check import check_objects
 from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
 __all__ = ["CHECKPOINT_EVERY", "Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind",
@@ -104,6 +106,7 @@ class Ledger(LedgerHistory):
         self.readonly = readonly
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
+        self.derived = DerivedMeters()  # the meters as the chain adds them up (save_checkpoint)
         self._depth = 0
         super().__init__(conn, path)
 
@@ -235,10 +238,13 @@ class Ledger(LedgerHistory):
         dictionaries = [layout.dictionary for layout in self.layouts._layouts]
         self.conn.execute("BEGIN IMMEDIATE")
         self._depth = 1
+        self.derived.begin()
         try:
             yield
             self.conn.execute("COMMIT")
+            self.derived.commit()
         except BaseException:
+            self.derived.rollback()
             self._head_seq, self._head_hash, self._rounds = head
             self._settings = settings
             del self.layouts._seqs[layouts:], self.layouts._layouts[layouts:]
@@ -366,9 +372,11 @@ class Ledger(LedgerHistory):
                     "DO UPDATE SET value = value + excluded.value",
                     [paytable_id, seat, name, delta],
                 )
+        self.derived.add(paytable_id, deltas)
 
     def clear_meters(self) -> None:
         self.conn.execute("DELETE FROM meters")
+        self.derived.clear()
 
     def remember_paytable(self, sha256: str, paytable_id: str, source: str) -> None:
         if self._last(EntryKind.PAYTABLE, sha256) is None:
@@ -383,17 +391,28 @@ class Ledger(LedgerHistory):
                         round_open: dict[str, Any] | None = None) -> Entry:
         """The whole state, its meters and credits, as they stand now.
 
+        The meters are the chain's (:mod:`etg.ledger.derived`: the last checkpoint's and
+        what was written since), never the ``meters`` table's (issue 25, finding 1). The
+        table, the file's schema and the entries since the last checkpoint are checked
+        first: what differs is noted for the controller to tilt on
+        (:meth:`~etg.ledger.derived.DerivedMeters.take_faults`), naming meter and seat.
+
         ``round_open``: the entry, time, credits and events so far of the round's
         OpenBets when a round is in progress, so a restart can still write its record.
         """
+        derived = self.derived.meters(self)
+        self.derived.note([*meter_differences(self.meters(), derived),
+                           *check_objects(self.conn), *self.derived.missing_rows(self)])
         meters = {pid: [[seat, name, value] for (seat, name), value in sorted(c.items())]
-                  for pid, c in sorted(self.meters().items())}
+                  for pid, c in sorted(derived.items())}
         body = {"reason": reason, "rounds": self._rounds, "round": state.round.number,
                 "phase": state.phase.value, "credits": list(state.credits),
                 "progressives": [None if m is None else m.cents for m in state.meters],
                 "meters": meters, "state": json.loads(dump_state(state)),
                 "round_open": round_open}
-        return self.append(EntryKind.CHECKPOINT, body, round_=state.round.number, tag=reason)
+        entry = self.append(EntryKind.CHECKPOINT, body, round_=state.round.number, tag=reason)
+        self.derived.checkpointed(entry.seq)
+        return entry
 
     # --- helpers ----------------------------------------------------------------------------
 

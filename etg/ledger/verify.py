@@ -18,9 +18,10 @@ Verification **recomputes**; it does not only re-hash:
    progressive meter = the checkpoint's + contributions − awards + seeds and
    reserve flows, at every event of the meter and at every checkpoint; every
    meter = the ledger's sums since the last RAM clear.
-5. **The schema and the paytables**: the migrations table is what the chain
-   recorded; each recorded paytable file matches its hash; the active paytable
-   file is the one the ledger recorded.
+5. **The schema and the paytables**: every table, index, trigger and view is
+   one the program's own migrations make (:mod:`etg.ledger.schema_check`); the
+   migrations table is what the chain recorded; each recorded paytable file
+   matches its hash; the active paytable file is the one the ledger recorded.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from etg.ledger.codec import load_command
 from etg.ledger.entry import COMPACT, ENTRY_SELECT, entry_of, round_header
 from etg.ledger.legacy import LEGACY_GENESIS, legacy_hash
 from etg.ledger.recount import MAX_PROBLEMS, Figures, Recount, capped
+from etg.ledger.schema_check import check_objects
 from etg.ledger.store import (
     Entry,
     EntryKind,
@@ -57,8 +59,9 @@ from etg.ledger.store import (
 )
 from etg.ledger.terms import describe
 
-__all__ = ["MAX_PROBLEMS", "Recount", "ReplayError", "active_tilts", "check_anchor",
-           "check_file", "check_paytable", "check_schema", "rebuild", "replay_one", "verify"]
+__all__ = ["MAX_PROBLEMS", "MoneyReader", "Recount", "ReplayError", "active_tilts",
+           "check_anchor", "check_file", "check_paytable", "check_schema", "rebuild",
+           "replay_one", "verbose_until", "verify"]
 
 Progress = Callable[[int, int], None]
 """Called with (entries checked, entries in all) while verifying."""
@@ -216,7 +219,13 @@ def check_anchor(ledger: Ledger, anchor: chain.Anchor | None) -> list[Problem]:
 
 
 def check_schema(ledger: Ledger) -> list[Problem]:
-    """The migrations table holds exactly the rows the chain recorded when they were applied."""
+    """Every table, index, trigger and view of the file is one this program makes, as it
+    makes it (:mod:`etg.ledger.schema_check`), and the migrations table holds exactly the
+    rows the chain recorded when they were applied."""
+    return [*check_objects(ledger.conn), *_check_migrations(ledger)]
+
+
+def _check_migrations(ledger: Ledger) -> list[Problem]:
     rows = [[rowid, *r] for rowid, *r in ledger.conn.execute(
         "SELECT rowid, migration_set, name, applied_at FROM _sqlite_migrations ORDER BY rowid")]
     recorded = None
@@ -284,7 +293,7 @@ class _Checks:
 
     Each chunk of entries is linked (:mod:`etg.ledger.chain_walk`) and its entries that are
     not commands — checkpoints, the event log and each round's header (its summary) — are
-    counted (:class:`_Money`, :class:`etg.ledger.recount.Recount`) while their pages are
+    counted (:class:`MoneyReader`, :class:`etg.ledger.recount.Recount`) while their pages are
     still in SQLite's cache. ``events`` (start-up, and ``verify --events``) also decodes each
     round's events and makes its summary again.
 
@@ -308,7 +317,7 @@ class _Checks:
         self.start = 0 if full or newest is None else int(newest)
         self.file_problems: list[Problem] = []  # quick_check's, when a worker ran it
         low = max(self.start, self.first)
-        self.stretch = chain_walk.Stretch(low, ledger.head[0], _verbose_until(ledger))
+        self.stretch = chain_walk.Stretch(low, ledger.head[0], verbose_until(ledger))
         self.parts = self._parts(self.stretch) if full and ledger.key else [self.stretch]
 
     @property
@@ -338,7 +347,7 @@ class _Checks:
                 if not self.parted:
                     self.stretch = first
         stretch = self.stretch
-        money = _Money(ledger, self.recount, legacy=self.start == 0)
+        money = MoneyReader(ledger, self.recount, legacy=self.start == 0)
         if key is None:
             self.chain.append(Problem("chain", "the ledger key is not available here: the chain's "
                                                "signatures were not checked"))
@@ -431,7 +440,7 @@ class _Checks:
         self.chain.append(Problem("chain", message))
 
 
-class _Money:
+class MoneyReader:
     """The money's side of a walk (a :data:`etg.ledger.chain_walk.Money`): the entries of each
     range that are not commands, counted by ``recount`` — a compact round from its header
     alone (:func:`etg.ledger.entry.round_header`) unless it is to decode the events.
@@ -513,7 +522,7 @@ def _walk_part(path: str, key: bytes, part: chain_walk.Stretch, index: int, even
     try:
         with store.reading():
             recount = Recount(store, events=events)
-            money = _Money(store, recount, legacy)
+            money = MoneyReader(store, recount, legacy)
 
             def tick(seq: int) -> None:
                 if _DONE is not None:
@@ -550,7 +559,7 @@ def _context() -> Any:
         return get_context("spawn")
 
 
-def _verbose_until(ledger: Ledger) -> int:
+def verbose_until(ledger: Ledger) -> int:
     """The last verbose entry: the one the seal names (0 for a ledger born compact)."""
     sealed = ledger.carried.get("sealed_chain")
     if sealed:  # the seal went to an archive

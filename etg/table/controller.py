@@ -73,6 +73,8 @@ from etg.core.state import Phase, TableState
 from etg.core.wheel import draw_stops
 from etg.ledger import fault_note
 from etg.ledger.codec import dump_event
+from etg.ledger.reverify import KIND as REVERIFIED
+from etg.ledger.reverify import Reverifier
 from etg.ledger.store import (
     CHECKPOINT_EVERY,
     Ledger,
@@ -109,6 +111,12 @@ class Tilt:
 
 STORAGE_FAULTS = (sqlite3.Error, OSError, LedgerError)
 """What a ledger write can fail with: each one becomes a tilt, never a traceback."""
+
+AT_REST = frozenset({Phase.IDLE, Phase.COMPLETE, Phase.VOIDED})
+"""Phases with nothing in play and no one betting: the background re-verification's time."""
+
+IDLE_MARGIN_S = 0.002
+"""What the background re-verification leaves before the next frame is due."""
 
 MIN_FREE_BYTES = 512 * 1024 * 1024
 """The free space a new round needs on the ledger's file system, unless the cabinet says.
@@ -151,6 +159,8 @@ class Table:
         self._file_check_due = False
         self._switching_to: LoadedPaytable | None = None
         self._console: tuple[TableState, dict[ConsoleAction, str | None]] | None = None
+        self.reverify = Reverifier(ledger.path, ledger.key)
+        """The whole history walked again between frames while the table is idle (:meth:`idle`)."""
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -266,7 +276,11 @@ class Table:
                                                 "phase": self.state.phase.value})
             if self.tilt is None:
                 self._books.checkpoint("shutdown")
+                for problem in self._ledger.derived.take_faults():  # its checks, on record
+                    self._ledger.log("tilt", None, {"check": problem.check,
+                                                    "message": problem.message})
         log.info("shutdown: round %s, %s", self.state.round.number, self.state.phase.value)
+        self.reverify.close()
         self._ledger.close()
 
     @property
@@ -313,6 +327,11 @@ class Table:
 
         def clear() -> None:
             self._ledger.anchor_paused = False  # this commit moves the anchor to the head
+            # The meters table is the chain's sums again (issue 25: derived, never copied); what
+            # it held instead is on record here, as it is in the tilts that named it.
+            restored = self._ledger.derived.restore_table(self._ledger)
+            if restored:
+                self._ledger.log("meters_restored", operator, restored)
             self._ledger.log("tilt_cleared", operator, {"problems": tilt.message,
                                                          "tilts": tilt.ids})
 
@@ -483,6 +502,25 @@ class Table:
         fault = self.writer.take_anchor_fault()
         if fault is not None:
             self._tilt_on(Problem("storage", fault))
+        for problem in self._ledger.derived.take_faults():  # a checkpoint's checks
+            self._tilt_on(problem)
+
+    def idle(self, until: float) -> None:
+        """Between frames, with time left before ``until`` (a ``time.perf_counter()``
+        deadline): while nothing is in play and every commit is delivered, a slice of the
+        background re-verification of the whole history (:mod:`etg.ledger.reverify`). What
+        it finds tilts, naming table and row; how far it came goes on record in the chain."""
+        if self.tilt is not None or self._pending or self.state.phase not in AT_REST:
+            return
+        try:
+            step = self.reverify.step(until - IDLE_MARGIN_S)
+        except STORAGE_FAULTS as error:
+            self._tilt_on(Problem("storage", _fault_text(error)))
+            return
+        for problem in step.problems:
+            self._tilt_on(problem)
+        if step.record is not None:
+            self.log(REVERIFIED, "cabinet", step.record)
 
     def start_file_check(self) -> Future[list[Problem]] | None:
         """Start the deferred ``quick_check`` on a thread of its own; None if none is due.

@@ -224,9 +224,11 @@ class App:
 
     def idle(self, until: float) -> None:
         """Between frames: the scenes work ahead while time is left before `until` (a
-        ``time.perf_counter()`` deadline, the next frame's start)."""
+        ``time.perf_counter()`` deadline, the next frame's start), then the table re-verifies
+        its ledger's history in what is left (:meth:`etg.table.controller.Table.idle`)."""
         for scene in self.stack:
             scene.idle(until)
+        self.table.idle(until)  # then the ledger's background re-verification, if at rest
 
     @staticmethod
     def ready() -> None:
