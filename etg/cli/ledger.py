@@ -26,6 +26,7 @@ from etg.cli.program import (
     _logging,
     _refuse,
     _writer_lock,
+    freshness_keeper,
     ledger_or_cabinets,
     loudness,
     main,
@@ -81,12 +82,18 @@ def _db_option(f: Any) -> Any:
                    "one chain with the ledger's. May be given more than once.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
-                  as_json: bool) -> None:
-    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
+                  as_json: bool, config_dir: Path | None) -> None:
+    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read.
+
+    The ledger's head is also checked against the record kept outside the data directory
+    (cabinet.yaml freshness: a TPM counter or the anchor's copy in --config).
+    """
     from etg.ledger.archive import check_archives
     from etg.ledger.verify import active_tilts, verify
 
+    keeper = freshness_keeper(config_dir)
     store = _open_ledger(db_path)
+    store.freshness = keeper
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
             problems = verify(store, full=full, progress=tick, events=events or None)
@@ -96,11 +103,13 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
         with store.reading():
             rounds = store.round_count()
             tilts = active_tilts(store)
+            freshness = keeper.describe(store)
     finally:
         store.close()
     if as_json:
         click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "full": full,
                                "clean": not problems and not tilts,
+                               "freshness": freshness,
                                "problems": [{"check": p.check, "message": p.message}
                                             for p in problems],
                                "active_tilts": [_tilt_json(t) for t in tilts]}, indent=2))
@@ -124,7 +133,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
                    "time: up to the last checkpoint between rounds before it.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The archive file to write (never overwritten).")
-def ledger_archive(db_path: Path, before: str, out: Path) -> None:
+def ledger_archive(db_path: Path, before: str, out: Path, config_dir: Path | None) -> None:
     """Move old completed rounds into a verifiable archive file; meters and checkpoints stay.
 
     The archive and the ledger verify as one chain (etg ledger verify --full --archive FILE).
@@ -140,9 +149,11 @@ def ledger_archive(db_path: Path, before: str, out: Path) -> None:
     if not out.parent.is_dir():
         _refuse(f"{out}: no folder {out.parent} to write the archive in")
     _logging("archive")
+    keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
+            store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))
         try:
@@ -218,9 +229,11 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
     _logging("acknowledge")
+    keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
+            store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))
         try:

@@ -50,7 +50,7 @@ from sqlite_utils import Database
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
-from etg.ledger import chain
+from etg.ledger import chain, freshness
 from etg.ledger.chain import Anchor
 from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, current_layout
@@ -104,6 +104,8 @@ class Ledger(LedgerHistory):
         self.readonly = readonly
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
+        self.freshness: freshness.Keeper | None = None  # what remembers the head elsewhere
+        self._freshness_due = False  # this commit holds a checkpoint or a shutdown
         self._depth = 0
         super().__init__(conn, path)
 
@@ -258,13 +260,43 @@ class Ledger(LedgerHistory):
         again (issue 25, finding 6: a read-only folder made a storm of tilts, then a
         RecursionError). The acknowledgement of that tilt tries the anchor again."""
         assert self.key is not None
+        keeper, due, self._freshness_due = self.freshness, self._freshness_due, False
+        anchor = self.anchor()
         try:
-            chain.write_anchor(self.path, self.anchor(), self.key)
+            if keeper is not None:
+                anchor = keeper.stamp(anchor, due)
+            chain.write_anchor(self.path, anchor, self.key)
             self.anchor_fault = None
         except OSError as error:
             self.anchor_paused = True
             self.anchor_fault = f"the anchor {chain.anchor_path(self.path)} cannot be written: " \
                                 f"{error.strerror or error}"
+            return
+        except freshness.FreshnessError as error:
+            self.anchor_paused = True
+            self.anchor_fault = f"the anchor was not written: {error}"
+            return
+        if keeper is not None:
+            # After the anchor, never before: a crash between the two leaves the source behind
+            # the anchor (finished at the next start), never ahead of it (a false rollback).
+            try:
+                keeper.after(anchor, self.key)
+            except (OSError, freshness.FreshnessError) as error:
+                self.anchor_paused = True
+                self.anchor_fault = f"the freshness record ({keeper.source.value}) cannot be " \
+                                    f"written: {getattr(error, 'strerror', None) or error}"
+
+    def use_freshness(self, keeper: freshness.Keeper) -> None:
+        """Remember the head outside the data directory from now on (the writer, at its
+        start: finishes what a crash between anchor and source interrupted)."""
+        self.freshness = keeper
+        keeper.resume(self)
+
+    def note_freshness(self) -> None:
+        """Record the source in use (call inside :meth:`atomic`, at each start): from the
+        first start with it, a missing record of it is a finding, not a first time."""
+        if self.freshness is not None:
+            self.set_setting(freshness.SETTING, self.freshness.source.value)
 
     def anchor(self) -> Anchor:
         """Where the chain stands now."""
@@ -311,6 +343,8 @@ class Ledger(LedgerHistory):
             [seq, kind.value, round_, at_us, actor, tag, data, digest, COMPACT],
         )
         self._head_seq, self._head_hash = seq, digest
+        if kind is EntryKind.CHECKPOINT or (kind is EntryKind.EVENT and tag == "shutdown"):
+            self._freshness_due = True  # a rate-limited source advances with this commit
         return Entry(seq, kind.value, round_, at, actor, tag, data, digest, COMPACT, at_us,
                      self.layouts)
 

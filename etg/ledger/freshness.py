@@ -1,0 +1,353 @@
+"""How far the chain had come, remembered outside the data directory (issue 25, item 2).
+
+The anchor beside the ledger pins the ledger's head, but it lives in the same
+folder: whoever rolls that folder back (an old ledger with its old anchor, a
+backup of both, entries deleted and an older anchor put back) leaves a ledger
+that agrees with its anchor. A *freshness source* is a record of the head that
+rolling back the data directory cannot take back:
+
+- :class:`TpmCounter`: a TPM 2.0 NV monotonic counter (``nt=counter``), driven
+  through Debian's tpm2-tools. The anchor records the counter value it belongs
+  to. The anchor is written first with the value the counter is about to reach,
+  then the counter is incremented, so a crash between the two leaves an anchor
+  one ahead of the counter (the increment is finished at the next start), never
+  one behind it. An anchor behind the counter is older than the counter's last
+  increment: a rollback. A TPM wears and rate-limits NV writes, so the counter is
+  incremented at most every few seconds of play and at every checkpoint (start,
+  every 100 rounds, shutdown) and at shutdown: a rollback to a point before the
+  last increment is detected, one within the few seconds since is not.
+- :class:`AnchorCopy`: without a TPM, a signed copy of the anchor in the site
+  configuration directory (``<config>/anchors/<ledger id>.anchor``), written
+  after the anchor, as the anchor is (atomically, file and folder fsynced). A
+  ledger or anchor behind the copy, or a ledger whose entry at the copy's
+  position is another one, was rolled back or replaced.
+- :class:`NoFreshness`: the site chose none; only the anchor beside the ledger.
+
+The ledger records the source in use (a ``freshness`` setting, at each start):
+the first start with a source records it, and from then on a missing copy, an
+anchor without a counter value or another source are findings. A source is
+found and reported by :func:`keeper`; checks return :class:`Problem` ``freshness``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from enum import Enum
+from pathlib import Path
+from typing import Any, Protocol
+
+from etg.config.cabinet import DEFAULT_NV_INDEX, Freshness
+from etg.ledger import chain
+from etg.ledger.chain import Anchor
+from etg.ledger.terms import Problem
+
+SETTING = "freshness"
+"""The ledger setting that records the source in use."""
+
+CHECK = "freshness"
+"""The check named by every problem found here."""
+
+DEFAULT_TPM_DEVICE = Path("/dev/tpmrm0")
+"""The kernel's TPM resource manager: where tpm2-tools look when no TCTI is given."""
+
+TPM_TIMEOUT_S = 10.0
+"""Longest a tpm2-tools command may take before the TPM counts as unreachable."""
+
+
+class Source(Enum):
+    TPM = "tpm"
+    ANCHOR_COPY = "anchor_copy"
+    NONE = "none"
+
+
+class FreshnessError(RuntimeError):
+    """The freshness source cannot be read or advanced; the message says which and why."""
+
+
+class Chain(Protocol):
+    """What a check needs of a ledger (:class:`etg.ledger.store.Ledger` is one)."""
+
+    path: Path
+    key: bytes | None
+
+    @property
+    def head(self) -> tuple[int, bytes]: ...
+
+    @property
+    def ledger_id(self) -> str: ...
+
+    def entry_hash(self, seq: int) -> bytes | None: ...
+
+    def setting(self, key: str) -> str | None: ...
+
+    def round_count(self) -> int: ...
+
+
+class Keeper:
+    """A freshness source: stamps each anchor, advances after it is written, checks a ledger.
+
+    The base is the site's choice of none: nothing stamped, nothing kept.
+    """
+
+    source = Source.NONE
+
+    def stamp(self, anchor: Anchor, due: bool) -> Anchor:
+        """The anchor about to be written, with what this source records in it. ``due``: the
+        commit holds a checkpoint or a shutdown, a moment to advance a rate-limited source."""
+        return anchor
+
+    def after(self, anchor: Anchor, key: bytes) -> None:
+        """The anchor has been written: advance the source to it. Raises
+        :class:`FreshnessError` or OSError (a fault: the ledger tilts once)."""
+
+    def resume(self, ledger: Chain) -> None:
+        """The writer opens the ledger: finish what a crash interrupted (nothing here)."""
+
+    def check(self, ledger: Chain, anchor: Anchor | None) -> list[Problem]:
+        """Problems of ``ledger`` and the ``anchor`` beside it against this source (read only)."""
+        recorded = ledger.setting(SETTING)
+        if recorded is not None and recorded != self.source.value:
+            return [Problem(CHECK, f"the ledger recorded freshness source {recorded}, this start "
+                                   f"has {self.source.value} (cabinet.yaml freshness changed, "
+                                   f"or the TPM is gone): a rollback before now could not be "
+                                   f"detected")]
+        return self._check(ledger, anchor, recorded == self.source.value)
+
+    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+        return []
+
+    def describe(self, ledger: Chain) -> dict[str, Any]:
+        """What ``etg ledger verify --json`` reports as ``freshness``."""
+        return {"source": self.source.value}
+
+
+NoFreshness = Keeper
+
+
+class AnchorCopy(Keeper):
+    """A signed copy of the anchor in the site configuration directory (see the module)."""
+
+    source = Source.ANCHOR_COPY
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path(self, ledger_id: str) -> Path:
+        return chain.anchor_path(self._stem(ledger_id))
+
+    def after(self, anchor: Anchor, key: bytes) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        chain.write_anchor(self._stem(anchor.ledger_id), anchor, key)
+
+    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+        if ledger.key is None:
+            return []  # the chain check already says nothing signed can be checked here
+        where = self.path(ledger.ledger_id)
+        try:
+            copy = chain.read_anchor(self._stem(ledger.ledger_id), ledger.key)
+        except chain.AnchorError as error:
+            return [Problem(CHECK, str(error).replace("the anchor", "the anchor's copy", 1))]
+        seq, _ = ledger.head
+        if copy is None:
+            # The first start with the copy has none yet; after that a missing one is a finding.
+            return [Problem(CHECK, f"the anchor's copy {where} is missing: the ledger (entry "
+                                   f"{seq}, round {ledger.round_count()}) cannot be shown to be "
+                                   f"the latest")] if recorded and seq else []
+        here = f"the ledger ends at entry {seq} (round {ledger.round_count()})"
+        if anchor is not None:
+            here += f", its anchor at entry {anchor.seq} (round {anchor.rounds}, {anchor.at})"
+        there = f"the copy {where} records entry {copy.seq} (round {copy.rounds}, {copy.at})"
+        if copy.seq > seq or (anchor is not None and anchor.seq < copy.seq):
+            return [Problem(CHECK, f"rolled back: {here}, but {there}: rounds were erased or an "
+                                   f"older ledger and anchor were put back")]
+        recorded_hash = ledger.entry_hash(copy.seq)
+        if recorded_hash is None or recorded_hash.hex() != copy.head:
+            return [Problem(CHECK, f"replaced: {here}, but its entry {copy.seq} is not the one "
+                                   f"{there}: an older copy was put back and played on")]
+        return []
+
+    def describe(self, ledger: Chain) -> dict[str, Any]:
+        where = self.path(ledger.ledger_id)
+        copy = None
+        if ledger.key is not None:
+            try:
+                copy = chain.read_anchor(self._stem(ledger.ledger_id), ledger.key)
+            except chain.AnchorError:
+                copy = None
+        return {"source": self.source.value, "copy": str(where),
+                "copy_entry": None if copy is None else copy.seq,
+                "copy_round": None if copy is None else copy.rounds}
+
+    def _stem(self, ledger_id: str) -> Path:
+        """``chain.anchor_path`` of this is the copy: ``<folder>/<ledger id>.anchor``."""
+        return self.folder / ledger_id
+
+
+class TpmCounter(Keeper):
+    """A TPM 2.0 NV monotonic counter through tpm2-tools (see the module for the order of
+    writes and the rate at which it is incremented)."""
+
+    source = Source.TPM
+
+    def __init__(self, tcti: str | None, index: int = int(DEFAULT_NV_INDEX, 16),
+                 every_s: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.tcti = tcti
+        self.index = index
+        self.every_s = every_s
+        self.clock = clock
+        self._value: int | None = None  # the TPM's counter as this process last knew it
+        self._target = 0  # the value the anchors carry now (the TPM's, or one more)
+        self._last = float("-inf")  # when the counter was last incremented
+
+    @property
+    def handle(self) -> str:
+        return f"0x{self.index:08x}"
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def stamp(self, anchor: Anchor, due: bool) -> Anchor:
+        if self._value is None:
+            self._value = self._target = self._ensure()
+        if self._target <= self._value and (due or self.clock() - self._last >= self.every_s):
+            self._target = self._value + 1  # the anchor goes first, the counter after it
+        return dataclasses.replace(anchor, counter=self._target)
+
+    def after(self, anchor: Anchor, key: bytes) -> None:
+        if self._value is not None and anchor.counter is not None and \
+                anchor.counter > self._value:
+            self._increment()
+            self._value = anchor.counter
+            self._last = self.clock()
+
+    def resume(self, ledger: Chain) -> None:
+        """An anchor one ahead of the counter: the last run stopped between writing it and
+        incrementing; the increment is finished now. Anything else is left to the check."""
+        if ledger.key is None:
+            return
+        try:
+            anchor = chain.read_anchor(ledger.path, ledger.key)
+            value = self.read()
+        except (chain.AnchorError, FreshnessError):
+            return
+        if value is not None and anchor is not None and anchor.counter == value + 1:
+            self._increment()
+            value += 1
+        self._value = value
+        if value is not None:
+            self._target = value
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def read(self) -> int | None:
+        """The counter's value; None when its index is not defined or never incremented."""
+        done = self._tool("tpm2_nvread", "-C", "o", "-s", "8", self.handle, check=False)
+        if done.returncode == 0 and len(done.stdout) == 8:
+            return int.from_bytes(done.stdout, "big")
+        error = done.stderr.decode("utf-8", "replace")
+        if "0x18B" in error.upper() or "0x14A" in error.upper():  # no such index; not written
+            return None
+        raise FreshnessError(f"the TPM counter {self.handle} cannot be read: "
+                             f"{_last_line(error) or f'tpm2_nvread exited {done.returncode}'}")
+
+    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+        try:
+            value = self.read()
+        except FreshnessError as error:
+            return [Problem(CHECK, str(error))]
+        if value is None:
+            return [Problem(CHECK, f"the TPM counter {self.handle} is not defined (a cleared or "
+                                   f"another TPM): the ledger cannot be shown to be the "
+                                   f"latest")] if recorded else []
+        if anchor is None:
+            return []  # the anchor check says whether one should be there
+        where = f"the anchor (entry {anchor.seq}, round {anchor.rounds}, {anchor.at})"
+        if anchor.counter is None:
+            return [Problem(CHECK, f"{where} records no TPM counter value, the TPM counter "
+                                   f"{self.handle} is at {value}: an anchor from before the "
+                                   f"counter was put back")] if recorded else []
+        if anchor.counter < value:
+            return [Problem(CHECK, f"rolled back: {where} belongs to TPM counter value "
+                                   f"{anchor.counter}, the TPM counter {self.handle} is at "
+                                   f"{value}: the ledger and its anchor are older than the "
+                                   f"counter's last increment (restored or rolled back)")]
+        if anchor.counter > value + 1:
+            return [Problem(CHECK, f"{where} belongs to TPM counter value {anchor.counter}, "
+                                   f"ahead of the TPM counter {self.handle} at {value}: another "
+                                   f"TPM, or its counter was defined anew")]
+        return []
+
+    def describe(self, ledger: Chain) -> dict[str, Any]:
+        try:
+            value: int | None = self.read()
+        except FreshnessError:
+            value = None
+        anchor = None
+        if ledger.key is not None:
+            try:
+                anchor = chain.read_anchor(ledger.path, ledger.key)
+            except chain.AnchorError:
+                anchor = None
+        return {"source": self.source.value, "tcti": self.tcti, "nv_index": self.handle,
+                "counter": value, "anchor_counter": None if anchor is None else anchor.counter}
+
+    # --- tpm2-tools -------------------------------------------------------------------------
+
+    def _ensure(self) -> int:
+        """The counter's value, defining and first incrementing it if this TPM has none yet
+        (an NV counter cannot be read before its first increment)."""
+        value = self.read()
+        if value is None:
+            self._tool("tpm2_nvdefine", self.handle, "-C", "o", "-s", "8", "-a",
+                       "ownerread|ownerwrite|authread|authwrite|nt=counter", check=False)
+            self._increment()
+            value = self.read()
+            if value is None:
+                raise FreshnessError(f"the TPM counter {self.handle} cannot be defined")
+        return value
+
+    def _increment(self) -> None:
+        self._tool("tpm2_nvincrement", "-C", "o", self.handle)
+
+    def _tool(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        env = dict(os.environ)
+        if self.tcti:
+            env["TPM2TOOLS_TCTI"] = self.tcti
+        try:
+            done = subprocess.run(argv, capture_output=True, env=env, timeout=TPM_TIMEOUT_S,
+                                  check=False)
+        except FileNotFoundError:
+            raise FreshnessError(f"{argv[0]} is not installed (Debian's tpm2-tools)") from None
+        except subprocess.TimeoutExpired:
+            raise FreshnessError(f"the TPM ({self.tcti or DEFAULT_TPM_DEVICE}) did not answer "
+                                 f"{argv[0]} within {TPM_TIMEOUT_S:g} s") from None
+        if check and done.returncode != 0:
+            error = _last_line(done.stderr.decode("utf-8", "replace"))
+            raise FreshnessError(f"{argv[0]} {self.handle} failed: "
+                                 f"{error or f'exit {done.returncode}'}")
+        return done
+
+
+def keeper(settings: Freshness, config_dir: Path) -> Keeper:
+    """The source a cabinet's ``freshness`` names: ``tpm``, ``anchor-copy``, ``none``, or
+    ``auto``: the TPM where tpm2-tools are installed and a TPM is there (``tcti`` given, or
+    the kernel's resource manager), else the anchor's copy in ``config_dir``."""
+    choice = settings.source
+    if choice == "auto":
+        there = settings.tcti is not None or DEFAULT_TPM_DEVICE.exists()
+        choice = "tpm" if there and shutil.which("tpm2_nvread") else "anchor-copy"
+    if choice == "tpm":
+        return TpmCounter(settings.tcti, settings.index() or int(DEFAULT_NV_INDEX, 16),
+                          settings.increment_every_s)
+    if choice == "anchor-copy":
+        return AnchorCopy(config_dir / "anchors")
+    return NoFreshness()
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
