@@ -249,7 +249,7 @@ class TpmCounter(Keeper):
         if done.returncode == 0 and len(done.stdout) == 8:
             return int.from_bytes(done.stdout, "big")
         error = done.stderr.decode("utf-8", "replace")
-        if "0x18B" in error.upper() or "0x14A" in error.upper():  # no such index; not written
+        if "(0x18b)" in error.lower() or "(0x14a)" in error.lower():  # no such index; unwritten
             return None
         raise FreshnessError(f"the TPM counter {self.handle} cannot be read: "
                              f"{_last_line(error) or f'tpm2_nvread exited {done.returncode}'}")
