@@ -18,9 +18,11 @@ rolling back the data directory cannot take back:
   last increment is detected, one within the few seconds since is not.
 - :class:`AnchorCopy`: without a TPM, a signed copy of the anchor in the site
   configuration directory (``<config>/anchors/<ledger id>.anchor``), written
-  after the anchor, as the anchor is (atomically, file and folder fsynced). A
-  ledger or anchor behind the copy, or a ledger whose entry at the copy's
-  position is another one, was rolled back or replaced.
+  after the anchor, as the anchor is (atomically, file and folder fsynced), on a
+  thread of its own so that no commit waits for it. A ledger or anchor behind
+  the copy, or a ledger whose entry at the copy's position is another one, was
+  rolled back or replaced; a rollback to a point the copy had not reached yet
+  (the last commit or two before a crash) is not seen.
 - :class:`NoFreshness`: the site chose none; only the anchor beside the ledger.
 
 The ledger records the source in use (a ``freshness`` setting, at each start):
@@ -35,6 +37,7 @@ import dataclasses
 import os
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from enum import Enum
@@ -108,6 +111,9 @@ class Keeper:
     def resume(self, ledger: Chain) -> None:
         """The writer opens the ledger: finish what a crash interrupted (nothing here)."""
 
+    def flush(self) -> None:
+        """The writer closes the ledger: the source has the last anchor when this returns."""
+
     def check(self, ledger: Chain, anchor: Anchor | None) -> list[Problem]:
         """Problems of ``ledger`` and the ``anchor`` beside it against this source (read only)."""
         recorded = ledger.setting(SETTING)
@@ -130,19 +136,69 @@ NoFreshness = Keeper
 
 
 class AnchorCopy(Keeper):
-    """A signed copy of the anchor in the site configuration directory (see the module)."""
+    """A signed copy of the anchor in the site configuration directory (see the module).
+
+    The copy is written on a thread of its own, after the anchor: a commit hands it the anchor
+    just written and goes on, so the copy's two fsyncs are never a commit's (nor a frame's).
+    Anchors handed over while a copy is being written are not queued: the next write takes
+    the newest. So the copy is at most a commit or two behind the anchor, never ahead of it;
+    :meth:`flush` (at close) waits until it has the last one. A write that fails is raised by
+    the next :meth:`after`: one fault, one tilt.
+    """
 
     source = Source.ANCHOR_COPY
 
+    IDLE_S = 2.0
+    """Seconds without an anchor after which the copy's thread leaves (the next brings it back)."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._cond = threading.Condition()
+        self._pending: tuple[Anchor, bytes] | None = None
+        self._busy = False
+        self._fault: str | None = None
+        self._thread: threading.Thread | None = None
 
     def path(self, ledger_id: str) -> Path:
         return chain.anchor_path(self._stem(ledger_id))
 
     def after(self, anchor: Anchor, key: bytes) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        chain.write_anchor(self._stem(anchor.ledger_id), anchor, key)
+        with self._cond:
+            fault, self._fault = self._fault, None
+            if fault is not None:
+                raise FreshnessError(fault)
+            self._pending = (anchor, key)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="anchor-copy",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def flush(self) -> None:
+        with self._cond:
+            while self._pending is not None or self._busy:
+                self._cond.wait()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while self._pending is None:
+                    if not self._cond.wait(self.IDLE_S) and self._pending is None:
+                        self._thread = None
+                        return
+                (anchor, key), self._pending = self._pending, None
+                self._busy = True
+            fault = None
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                chain.write_anchor(self._stem(anchor.ledger_id), anchor, key)
+            except OSError as error:
+                fault = f"the anchor's copy {self.path(anchor.ledger_id)} cannot be written: " \
+                        f"{error.strerror or error}"
+            with self._cond:
+                self._busy = False
+                self._fault = self._fault or fault
+                self._cond.notify_all()
 
     def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
         if ledger.key is None:

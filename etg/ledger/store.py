@@ -211,6 +211,8 @@ class Ledger(LedgerHistory):
             raise LedgerError(f"{path}: {describe(error)}") from None
 
     def close(self) -> None:
+        if self.freshness is not None:
+            self.freshness.flush()  # a clean close leaves the record at the last anchor
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
