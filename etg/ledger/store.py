@@ -37,6 +37,7 @@ shared words have modules of their own (:mod:`etg.ledger.ledger_file`,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sqlite3
 import uuid
@@ -106,6 +107,8 @@ class Ledger(LedgerHistory):
         self.anchor_fault: str | None = None  # the last anchor write that failed
         self.freshness: freshness.Keeper | None = None  # what remembers the head elsewhere
         self._freshness_due = False  # this commit holds a checkpoint or a shutdown
+        self._counter: int | None = None  # without a source: the counter the anchor had
+        self._counter_read = False
         self._depth = 0
         super().__init__(conn, path)
 
@@ -267,6 +270,8 @@ class Ledger(LedgerHistory):
         try:
             if keeper is not None:
                 anchor = keeper.stamp(anchor, due)
+            else:
+                anchor = dataclasses.replace(anchor, counter=self._kept_counter())
             chain.write_anchor(self.path, anchor, self.key)
             self.anchor_fault = None
         except OSError as error:
@@ -287,6 +292,19 @@ class Ledger(LedgerHistory):
                 self.anchor_paused = True
                 self.anchor_fault = f"the freshness record ({keeper.source.value}) cannot be " \
                                     f"written: {getattr(error, 'strerror', None) or error}"
+
+    def _kept_counter(self) -> int | None:
+        """A writer without a freshness source (a script, a test) keeps the TPM counter value
+        the anchor had when it opened the ledger: its anchors are not taken for older ones."""
+        if not self._counter_read:
+            assert self.key is not None
+            try:
+                found = chain.read_anchor(self.path, self.key)
+            except chain.AnchorError:
+                found = None
+            self._counter = None if found is None else found.counter
+            self._counter_read = True
+        return self._counter
 
     def use_freshness(self, keeper: freshness.Keeper) -> None:
         """Remember the head outside the data directory from now on (the writer, at its
