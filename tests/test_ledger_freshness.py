@@ -296,3 +296,32 @@ def test_a_bad_freshness_setting_is_one_line_and_exit_2(tmp_path: Path, setting:
     result = site.autoplay(1)
     assert result.exit_code == 2 and message in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_rollback_tilt_stands_until_a_supervisor_accepts_the_ledger_as_it_is(
+        tmp_path: Path) -> None:
+    """The rollback is on record in the tilt; once acknowledged, the copy follows the ledger
+    as it stands and the next start is clean (as the anchor's own tilts are)."""
+    db, folder = tmp_path / "ledger.db", tmp_path / "anchors"
+
+    def start() -> Table:
+        ledger = Ledger.open(db)
+        ledger.use_freshness(AnchorCopy(folder))
+        return Table.open(ledger, paytable(), SeededSource(1))
+
+    table = start()
+    play(table, 2)
+    table.close()
+    backup = {p: p.read_bytes() for p in (db, anchor_path(db))}
+    table = start()
+    play(table, 2)
+    table.close()
+    for path, data in backup.items():
+        path.write_bytes(data)
+    table = start()
+    assert table.tilt is not None and "freshness: rolled back" in table.tilt.message
+    table.acknowledge_tilt("supervisor 9")
+    table.close()
+    again = start()
+    assert again.tilt is None
+    again.close()

@@ -13,9 +13,10 @@ rolling back the data directory cannot take back:
   one ahead of the counter (the increment is finished at the next start), never
   one behind it. An anchor behind the counter is older than the counter's last
   increment: a rollback. A TPM wears and rate-limits NV writes, so the counter is
-  incremented at most every few seconds of play and at every checkpoint (start,
-  every 100 rounds, shutdown) and at shutdown: a rollback to a point before the
-  last increment is detected, one within the few seconds since is not.
+  incremented at every checkpoint (start, every 100 rounds, shutdown), at the
+  shutdown entry, and otherwise at most every few seconds of play: a rollback to
+  a point before the last increment is detected, one within the seconds since
+  it is not.
 - :class:`AnchorCopy`: without a TPM, a signed copy of the anchor in the site
   configuration directory (``<config>/anchors/<ledger id>.anchor``), written
   after the anchor, as the anchor is (atomically, file and folder fsynced), on a
