@@ -41,6 +41,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
@@ -92,6 +93,21 @@ class Chain(Protocol):
     def round_count(self) -> int: ...
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What a source held when it was read: ``copy`` (the anchor's copy), ``counter`` (the TPM
+    counter), or the ``problem`` reading it.
+
+    A check reads the source first, then the anchor, then the ledger: each is written after
+    the one that follows it here (the ledger's commit, its anchor, then the source), so read in
+    this order beside a running writer the source is never ahead of the snapshot honestly.
+    """
+
+    copy: Anchor | None = None
+    counter: int | None = None
+    problem: str | None = None
+
+
 class Keeper:
     """A freshness source: stamps each anchor, advances after it is written, checks a ledger.
 
@@ -115,17 +131,27 @@ class Keeper:
     def flush(self) -> None:
         """The writer closes the ledger: the source has the last anchor when this returns."""
 
-    def check(self, ledger: Chain, anchor: Anchor | None) -> list[Problem]:
-        """Problems of ``ledger`` and the ``anchor`` beside it against this source (read only)."""
+    def observe(self, ledger: Chain) -> Seen:
+        """Read the source (before the anchor and the ledger's snapshot: see :class:`Seen`)."""
+        return Seen()
+
+    def check(self, ledger: Chain, anchor: Anchor | None,
+              seen: Seen | None = None) -> list[Problem]:
+        """Problems of ``ledger`` and the ``anchor`` beside it against this source as ``seen``
+        (read now if not given; read only)."""
+        seen = self.observe(ledger) if seen is None else seen
+        if seen.problem is not None:
+            return [Problem(CHECK, seen.problem)]
         recorded = ledger.setting(SETTING)
         if recorded is not None and recorded != self.source.value:
             return [Problem(CHECK, f"the ledger recorded freshness source {recorded}, this start "
                                    f"has {self.source.value} (cabinet.yaml freshness changed, "
                                    f"or the TPM is gone): a rollback before now could not be "
                                    f"detected")]
-        return self._check(ledger, anchor, recorded == self.source.value)
+        return self._check(ledger, anchor, seen, recorded == self.source.value)
 
-    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+    def _check(self, ledger: Chain, anchor: Anchor | None, seen: Seen,
+               recorded: bool) -> list[Problem]:
         return []
 
     def describe(self, ledger: Chain) -> dict[str, Any]:
@@ -201,20 +227,28 @@ class AnchorCopy(Keeper):
                 self._fault = self._fault or fault
                 self._cond.notify_all()
 
-    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+    def observe(self, ledger: Chain) -> Seen:
         if ledger.key is None:
-            return []  # the chain check already says nothing signed can be checked here
-        where = self.path(ledger.ledger_id)
+            return Seen()  # the chain check already says nothing signed can be checked here
         try:
-            copy = chain.read_anchor(self._stem(ledger.ledger_id), ledger.key)
+            return Seen(copy=chain.read_anchor(self._stem(ledger.ledger_id), ledger.key))
         except chain.AnchorError as error:
-            return [Problem(CHECK, str(error).replace("the anchor", "the anchor's copy", 1))]
+            return Seen(problem=str(error).replace("the anchor", "the anchor's copy", 1))
+
+    def _check(self, ledger: Chain, anchor: Anchor | None, seen: Seen,
+               recorded: bool) -> list[Problem]:
+        if ledger.key is None:
+            return []
+        where = self.path(ledger.ledger_id)
+        copy = seen.copy
         seq, _ = ledger.head
         if copy is None:
-            # The first start with the copy has none yet; after that a missing one is a finding.
+            # The first start with the copy has none yet; after that a missing one is a finding
+            # (unless that first start wrote it since it was looked for).
+            missing = recorded and seq and not where.exists()
             return [Problem(CHECK, f"the anchor's copy {where} is missing: the ledger (entry "
                                    f"{seq}, round {ledger.round_count()}) cannot be shown to be "
-                                   f"the latest")] if recorded and seq else []
+                                   f"the latest")] if missing else []
         here = f"the ledger ends at entry {seq} (round {ledger.round_count()})"
         if anchor is not None:
             here += f", its anchor at entry {anchor.seq} (round {anchor.rounds}, {anchor.at})"
@@ -311,15 +345,25 @@ class TpmCounter(Keeper):
         raise FreshnessError(f"the TPM counter {self.handle} cannot be read: "
                              f"{_last_line(error) or f'tpm2_nvread exited {done.returncode}'}")
 
-    def _check(self, ledger: Chain, anchor: Anchor | None, recorded: bool) -> list[Problem]:
+    def observe(self, ledger: Chain) -> Seen:
         try:
-            value = self.read()
+            return Seen(counter=self.read())
         except FreshnessError as error:
-            return [Problem(CHECK, str(error))]
+            return Seen(problem=str(error))
+
+    def _check(self, ledger: Chain, anchor: Anchor | None, seen: Seen,
+               recorded: bool) -> list[Problem]:
+        value = seen.counter
         if value is None:
-            return [Problem(CHECK, f"the TPM counter {self.handle} is not defined (a cleared or "
-                                   f"another TPM): the ledger cannot be shown to be the "
-                                   f"latest")] if recorded else []
+            if not recorded:
+                return []
+            try:
+                defined = self.read() is not None  # by the first start, since it was read
+            except FreshnessError as error:
+                return [Problem(CHECK, str(error))]
+            return [] if defined else [
+                Problem(CHECK, f"the TPM counter {self.handle} is not defined (a cleared or "
+                               f"another TPM): the ledger cannot be shown to be the latest")]
         if anchor is None:
             return []  # the anchor check says whether one should be there
         where = f"the anchor (entry {anchor.seq}, round {anchor.rounds}, {anchor.at})"

@@ -79,6 +79,9 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     ``events``: decode every round's events and make its summary again (by
     default only from the newest checkpoint: ``--full`` adds up the summaries).
     """
+    # The record kept elsewhere, then the anchor, then the ledger's snapshot: each is written
+    # after the next one (etg.ledger.freshness.Seen), so none is read ahead of the snapshot.
+    seen = ledger.freshness.observe(ledger) if ledger.freshness is not None else None
     try:
         anchor = chain.read_anchor(ledger.path, ledger.key) if ledger.key else None
         anchor_problem = None
@@ -109,7 +112,7 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
         if anchor_problem is None and ledger.key is not None:
             problems += check_anchor(ledger, anchor)
         if anchor_problem is None and ledger.freshness is not None:
-            problems += ledger.freshness.check(ledger, anchor)  # the head kept elsewhere
+            problems += ledger.freshness.check(ledger, anchor, seen)  # the head kept elsewhere
         if state is None and not checks.broken:
             try:
                 state = rebuild(ledger)
