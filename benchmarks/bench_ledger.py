@@ -22,6 +22,7 @@ from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
+from etg.ledger.freshness import AnchorCopy
 from etg.ledger.store import Ledger
 from etg.table.bots import RoundDriver, standard_bots
 from etg.table.controller import Table
@@ -49,9 +50,14 @@ def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
             "commit_rate_ratio": round(ours_rate / bare_rate, 3)}
 
 
-def _our_commits(db: Path, config_dir: Path, rounds: int) -> list[float]:
+def _our_commits(db: Path, config_dir: Path, rounds: int, copy: bool = True) -> list[float]:
+    """``copy``: the anchor's copy kept beside the commits, as a cabinet without a TPM keeps it
+    (issue 25: after each anchor, on the writer's side; here in the same temporary folder)."""
     loaded = load_paytable(config_dir / "paytables" / "maryland-community-5.yaml")
-    table = Table.open(Ledger.open(db), loaded, SeededSource(1))
+    ledger = Ledger.open(db)
+    if copy:
+        ledger.use_freshness(AnchorCopy(db.parent / "anchors"))
+    table = Table.open(ledger, loaded, SeededSource(1))
     latencies: list[float] = []
 
     def timed(state: TableState, command: Command) -> tuple[TableState, list[Event]]:

@@ -8,6 +8,7 @@ land in temporary folders; SDL never opens a real display or sound card.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,9 @@ def private_places(tmp_path: Path, site_config: Path,
     monkeypatch.setenv("XDG_CONFIG_HOME", str(site_config))
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    # The anchors' copies (etg.ledger.freshness) are each test's own: played ledgers are
+    # copies of one build, with one ledger id, and one test's play is not another's rollback.
+    shutil.rmtree(site_config / "etg" / "anchors", ignore_errors=True)
     yield
 
 

@@ -26,6 +26,7 @@ from etg.cli.program import (
     _logging,
     _refuse,
     _writer_lock,
+    freshness_keeper,
     ledger_or_cabinets,
     loudness,
     main,
@@ -81,19 +82,23 @@ def _db_option(f: Any) -> Any:
                    "one chain with the ledger's. May be given more than once.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
-                  as_json: bool) -> None:
+                  as_json: bool, config_dir: Path | None) -> None:
     """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read.
 
     Without --full it checks the rounds since the newest checkpoint, and says which, and
     when the whole history was last verified (the kiosk does it in the background). With
     --full, rounds moved to an archive that is not given are named as not checked (a
-    problem: the whole history was not verified).
+    problem: the whole history was not verified). The ledger's head is also checked against
+    the record kept outside the data directory (cabinet.yaml freshness: a TPM counter or the
+    anchor's copy in --config).
     """
     from etg.ledger.archive import check_archives, unchecked, unchecked_problem
     from etg.ledger.scope import checked_scope
     from etg.ledger.verify import active_tilts, verify
 
+    keeper = freshness_keeper(config_dir)
     store = _open_ledger(db_path)
+    store.freshness = keeper
     missing: list[dict[str, Any]] = []
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
@@ -109,6 +114,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
             rounds = store.round_count()
             tilts = active_tilts(store)
             scope = checked_scope(store, full)
+            freshness = keeper.describe(store)
     finally:
         store.close()
     if as_json:
@@ -120,6 +126,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
                                "whole_history_verified_through": scope.verified_through,
                                "whole_history_problems": scope.verified_problems,
                                "clean": not problems and not tilts,
+                               "freshness": freshness,
                                "problems": [{"check": p.check, "message": p.message}
                                             for p in problems],
                                "active_tilts": [_tilt_json(t) for t in tilts],
@@ -182,7 +189,7 @@ def ledger_archive(db_path: Path, config_dir: Path | None, before: str, out: Pat
     cabinet = _cabinet_or_exit((config_dir or default_config_dir()) / "cabinet.yaml")
     if cabinet.supervisor_pin_hash is None:
         _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
-    with ledger_to_write(db_path, "archive") as store:
+    with ledger_to_write(db_path, "archive", config_dir) as store:
         who = authorised(store, Credential.of(PinRole.SUPERVISOR), cabinet,
                          ask_pin("Supervisor PIN", pin_stdin), "an archive")
         try:
@@ -256,9 +263,11 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
     _logging("acknowledge")
+    keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
+            store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))
         try:

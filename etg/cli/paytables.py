@@ -209,12 +209,14 @@ def _approved(cabinet_file: Path, paytable_id: str) -> LoadedPaytable:
 
 def _open(db_path: Path, cabinet_file: Path, cabinet: Cabinet) -> Table:
     """The table on the ledger, with the paytable the ledger's last switch made active."""
+    from etg.ledger.freshness import keeper
     from etg.ledger.store import Ledger, LedgerError
     from etg.table.controller import Table
 
     current = _ledger_loaded(db_path) or _cabinets(cabinet_file, cabinet)
     try:
         ledger = Ledger.open(db_path)
+        ledger.use_freshness(keeper(cabinet.freshness, cabinet_file.parent))
     except LedgerError as error:
         _refuse(str(error))
     try:

@@ -116,7 +116,7 @@ def pin_set(config_dir: Path | None, db_path: Path | None, role: str, dealer_id:
         click.echo(said)
         click.echo(f"No ledger at {db} yet: its first start records this PIN.")
         return
-    with ledger_to_write(db, "pin") as store:
+    with ledger_to_write(db, "pin", config_dir) as store:
         by = TECHNICIAN
         if current is not None:
             by = authorised(store, Credential.to_change(who, dealer_id), cabinet,
@@ -147,7 +147,7 @@ def pin_remove_dealer(config_dir: Path | None, db_path: Path | None, dealer_id: 
     if current is None:
         _fail(f"{cabinet_file}: no dealer {dealer_id} with a PIN; nothing was changed")
     name = f"dealer {dealer_id}"
-    with ledger_to_write(ledger_or_cabinets(db_path, config_dir), "pin") as store:
+    with ledger_to_write(ledger_or_cabinets(db_path, config_dir), "pin", config_dir) as store:
         by = authorised(store, Credential.to_change(PinRole.DEALER, dealer_id), cabinet,
                         ask_pin(f"The {name}'s PIN or a higher role's", pin_stdin),
                         f"taking the {name} PIN away")

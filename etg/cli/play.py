@@ -29,6 +29,7 @@ from etg.cli.program import (
     _refuse,
     _writer_lock,
     cabinet_ledger,
+    freshness_keeper,
     main,
     say,
 )
@@ -119,7 +120,8 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message),
                             defer_file_check=True,
-                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents))
+                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents),
+                            config_dir=config)
         clean = False
         table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
         table.note_pins({"operator": cabinet.operator_pin_hash,
@@ -223,19 +225,23 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
                 stop_on_tilt: bool = True,
                 on_fault: Callable[[str], None] | None = None,
                 defer_file_check: bool = False,
-                jackpot_rules: JackpotRules | None = None) -> Table:
+                jackpot_rules: JackpotRules | None = None,
+                config_dir: Path | None = None) -> Table:
     """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
 
     ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
-    ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk).
+    ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk);
+    ``config_dir``: the site configuration, whose ``freshness`` keeps the ledger's head.
     """
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
     from etg.table.controller import Table
 
+    keeper = freshness_keeper(config_dir)
     try:
         ledger = Ledger.open(db_path, kind=kind,
                              rng="csprng" if seed is None else f"seeded {seed}")
+        ledger.use_freshness(keeper)
     except LedgerError as error:
         click.echo(str(error), err=True)
         if on_fault is not None:

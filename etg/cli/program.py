@@ -8,13 +8,16 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from etg.config.cabinet import Cabinet
 from etg.config.loader import LoadedPaytable, default_config_dir, load_cabinet, load_paytable
 from etg.config.problems import ConfigError
+
+if TYPE_CHECKING:
+    from etg.ledger.freshness import Keeper
 
 INVALID = 2
 
@@ -182,6 +185,15 @@ def cabinet_ledger(cabinet_file: Path, cabinet: Cabinet) -> Path:
     if cabinet.database is not None:
         return cabinet_file.parent / cabinet.database
     return default_path()
+
+
+def freshness_keeper(config_dir: Path | None) -> Keeper:
+    """The freshness source ``cabinet.yaml`` of ``config_dir`` (default: the site's) names,
+    keeping its anchor copies in that directory (issue 25: outside the data directory)."""
+    from etg.ledger.freshness import keeper
+
+    folder = config_dir or default_config_dir()
+    return keeper(_cabinet_or_exit(folder / "cabinet.yaml").freshness, folder)
 
 
 def ledger_or_cabinets(db_path: Path | None, config_dir: Path | None) -> Path:

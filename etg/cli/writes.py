@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 import click
 
-from etg.cli.program import _logging, _refuse, _writer_lock
+from etg.cli.program import _logging, _refuse, _writer_lock, freshness_keeper
 from etg.config.cabinet import Cabinet
 from etg.table.pin import Credential
 
@@ -33,8 +33,9 @@ COMMAND_LINE: Final = "command line"
 
 
 @contextlib.contextmanager
-def ledger_to_write(db_path: Path, program: str) -> Iterator[Ledger]:
-    """The ledger at ``db_path`` opened as its one writer for the command's life.
+def ledger_to_write(db_path: Path, program: str, config_dir: Path | None) -> Iterator[Ledger]:
+    """The ledger at ``db_path`` opened as its one writer for the command's life, keeping its
+    head's record outside the data directory (the freshness of ``config_dir``'s cabinet.yaml).
 
     One line and exit 2 if it is not there (never a new ledger), is held by the
     kiosk or another writer, or cannot be opened. While an anchor tilt stands the
@@ -46,9 +47,11 @@ def ledger_to_write(db_path: Path, program: str) -> Iterator[Ledger]:
     if not db_path.exists():
         _refuse(f"{db_path}: no such ledger")
     _logging(program)
+    keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
             store = Ledger.open(db_path)
+            store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))
         try:

@@ -67,6 +67,41 @@ class ReturnBand:
         return (Fraction(repr(self.min_percent)) / 100, Fraction(repr(self.max_percent)) / 100)
 
 
+FRESHNESS_SOURCES = ("auto", "tpm", "anchor-copy", "none")
+NV_OWNER_INDICES = (0x01000000, 0x013FFFFF)  # TPM 2.0 NV indices an owner may define
+DEFAULT_NV_INDEX = "0x01000e7c"
+INCREMENT_EVERY_S = (1, 3600)
+
+
+@dataclass(frozen=True, slots=True)
+class Freshness:
+    """What remembers how far the ledger's chain has come outside the data directory (issue
+    25), so that rolling the data directory back is seen (:mod:`etg.ledger.freshness`).
+
+    ``source``: ``tpm`` (a TPM 2.0 NV monotonic counter), ``anchor-copy`` (a signed copy of
+    the anchor in the site configuration directory), ``none``, or ``auto``: the TPM where
+    there is one (tpm2-tools installed, and ``tcti`` given or /dev/tpmrm0 there), else the
+    copy. ``tcti``: how tpm2-tools reach the TPM (their ``TPM2TOOLS_TCTI``, e.g.
+    ``device:/dev/tpmrm0``); null: their default. ``nv_index``: the counter's NV index, in
+    hex as tpm2-tools write it (:meth:`index`).
+    ``increment_every_s``: the counter is incremented at most this often during play (and at
+    every checkpoint and shutdown): a TPM wears and rate-limits NV writes.
+    """
+
+    source: str = "auto"
+    tcti: str | None = None
+    nv_index: str = DEFAULT_NV_INDEX
+    increment_every_s: int = 5
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+    def index(self) -> int | None:
+        """The NV index as a number; None if ``nv_index`` is not hex."""
+        try:
+            return int(self.nv_index, 16)
+        except ValueError:
+            return None
+
+
 @dataclass(frozen=True, slots=True)
 class Cabinet:
     """One cabinet's settings, as read from ``cabinet.yaml``.
@@ -104,6 +139,7 @@ class Cabinet:
     sound: Sound = Sound()
     ledger_min_free_mb: int = 512
     return_band: ReturnBand | None = None  # every wager's return must lie in it (issue 26)
+    freshness: Freshness = Freshness()  # the chain's head remembered outside the data directory
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def paytable_path(self, cabinet_file: Path) -> Path:
@@ -175,6 +211,7 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
         out.append(Violation(("return_band",), f"must satisfy 0 < min_percent <= max_percent "
                                                f"< 100, not {band.min_percent:g} and "
                                                f"{band.max_percent:g}"))
+    out += _freshness_violations(cabinet.freshness)
     sound = cabinet.sound
     if not 0 <= sound.volume <= MAX_VOLUME:
         out.append(Violation(("sound", "volume"), f"must be between 0 and {MAX_VOLUME}, "
@@ -184,6 +221,29 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
         out.append(Violation(("sound", "big_win_multiple"), f"must be between {low} and {high} "
                                                             f"times the stake, "
                                                             f"not {sound.big_win_multiple}"))
+    return out
+
+
+def _freshness_violations(freshness: Freshness) -> list[Violation]:
+    out: list[Violation] = []
+    if freshness.source not in FRESHNESS_SOURCES:
+        out.append(Violation(("freshness", "source"), f"must be one of "
+                                                      f"{', '.join(FRESHNESS_SOURCES)}, "
+                                                      f"not '{freshness.source}'"))
+    if freshness.tcti is not None and not freshness.tcti.strip():
+        out.append(Violation(("freshness", "tcti"), "must not be empty (null: tpm2-tools' "
+                                                    "default)"))
+    low, high = NV_OWNER_INDICES
+    index = freshness.index()
+    if index is None or not low <= index <= high:
+        out.append(Violation(("freshness", "nv_index"), f"must be an owner NV index in hex, "
+                                                        f"{low:#010x} to {high:#010x}, not "
+                                                        f"'{freshness.nv_index}'"))
+    low, high = INCREMENT_EVERY_S
+    if not low <= freshness.increment_every_s <= high:
+        out.append(Violation(("freshness", "increment_every_s"),
+                             f"must be between {low} and {high} seconds, "
+                             f"not {freshness.increment_every_s}"))
     return out
 
 

@@ -111,6 +111,7 @@ class Anchor:
     head: str  # its hash, hex
     rounds: int  # the hand ledger's last round number
     at: str  # the time of the last commit
+    counter: int | None = None  # the TPM counter value it belongs to (etg.ledger.freshness)
 
     def signed(self, key: bytes) -> dict[str, Any]:
         body = asdict(self)

@@ -37,6 +37,7 @@ shared words have modules of their own (:mod:`etg.ledger.ledger_file`,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sqlite3
 import uuid
@@ -50,7 +51,7 @@ from sqlite_utils import Database
 from etg.core.commands import Command
 from etg.core.events import Event
 from etg.core.state import TableState
-from etg.ledger import chain
+from etg.ledger import chain, freshness
 from etg.ledger.chain import Anchor
 from etg.ledger.codec import dump_command, dump_state
 from etg.ledger.compact import Layout, current_layout
@@ -107,6 +108,10 @@ class Ledger(LedgerHistory):
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
         self.derived = DerivedMeters()  # the meters as the chain adds them up (save_checkpoint)
+        self.freshness: freshness.Keeper | None = None  # what remembers the head elsewhere
+        self._freshness_due = False  # this commit holds a checkpoint or a shutdown
+        self._counter: int | None = None  # without a source: the counter the anchor had
+        self._counter_read = False
         self._depth = 0
         super().__init__(conn, path)
 
@@ -212,6 +217,8 @@ class Ledger(LedgerHistory):
             raise LedgerError(f"{path}: {describe(error)}") from None
 
     def close(self) -> None:
+        if self.freshness is not None:
+            self.freshness.flush()  # a clean close leaves the record at the last anchor
         with contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
@@ -264,13 +271,58 @@ class Ledger(LedgerHistory):
         again (issue 25, finding 6: a read-only folder made a storm of tilts, then a
         RecursionError). The acknowledgement of that tilt tries the anchor again."""
         assert self.key is not None
+        keeper, due, self._freshness_due = self.freshness, self._freshness_due, False
+        anchor = self.anchor()
         try:
-            chain.write_anchor(self.path, self.anchor(), self.key)
+            if keeper is not None:
+                anchor = keeper.stamp(anchor, due)
+            else:
+                anchor = dataclasses.replace(anchor, counter=self._kept_counter())
+            chain.write_anchor(self.path, anchor, self.key)
             self.anchor_fault = None
         except OSError as error:
             self.anchor_paused = True
             self.anchor_fault = f"the anchor {chain.anchor_path(self.path)} cannot be written: " \
                                 f"{error.strerror or error}"
+            return
+        except freshness.FreshnessError as error:
+            self.anchor_paused = True
+            self.anchor_fault = f"the anchor was not written: {error}"
+            return
+        if keeper is not None:
+            # After the anchor, never before: a crash between the two leaves the source behind
+            # the anchor (finished at the next start), never ahead of it (a false rollback).
+            try:
+                keeper.after(anchor, self.key)
+            except (OSError, freshness.FreshnessError) as error:
+                self.anchor_paused = True
+                self.anchor_fault = f"the freshness record ({keeper.source.value}) cannot be " \
+                                    f"written: {getattr(error, 'strerror', None) or error}"
+
+    def _kept_counter(self) -> int | None:
+        """A writer without a freshness source (a script, a test) keeps the TPM counter value
+        the anchor had when it opened the ledger: its anchors are not taken for older ones."""
+        if not self._counter_read:
+            assert self.key is not None
+            try:
+                found = chain.read_anchor(self.path, self.key)
+            except chain.AnchorError:
+                found = None
+            self._counter = None if found is None else found.counter
+            self._counter_read = True
+        return self._counter
+
+    def use_freshness(self, keeper: freshness.Keeper) -> None:
+        """Remember the head outside the data directory from now on (the writer, at its
+        start: finishes what a crash between anchor and source interrupted)."""
+        self.freshness = keeper
+        keeper.resume(self)
+
+    def note_freshness(self) -> None:
+        """Record the source in use (call inside :meth:`atomic`, at each start): from the
+        first start with it, a missing record of it is a finding, not a first time."""
+        if self.freshness is not None:
+            self.set_setting(freshness.SETTING, self.freshness.source.value)
 
     def anchor(self) -> Anchor:
         """Where the chain stands now."""
@@ -317,6 +369,8 @@ class Ledger(LedgerHistory):
             [seq, kind.value, round_, at_us, actor, tag, data, digest, COMPACT],
         )
         self._head_seq, self._head_hash = seq, digest
+        if kind is EntryKind.CHECKPOINT or (kind is EntryKind.EVENT and tag == "shutdown"):
+            self._freshness_due = True  # a rate-limited source advances with this commit
         return Entry(seq, kind.value, round_, at, actor, tag, data, digest, COMPACT, at_us,
                      self.layouts)
 

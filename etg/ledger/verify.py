@@ -10,7 +10,9 @@ Verification **recomputes**; it does not only re-hash:
    anchor pins the head); ``--full`` from the first entry.
 3. **The anchor**: the file holds the entry the anchor recorded, with the same
    hash, and is the same ledger (its id). A truncated or restored file, a lost
-   ``-wal`` or a swapped file is behind or beside its anchor.
+   ``-wal`` or a swapped file is behind or beside its anchor. Ledger and anchor
+   are not behind the record kept outside the data directory (a TPM counter or
+   the anchor's copy, :mod:`etg.ledger.freshness`), when the writer has one.
 4. **The money**, from a checkpoint on (start-up: the newest one; ``--full``:
    the first): each seat's credits = the checkpoint's + cash-in − cash-out + the
    rounds' results, checked at every round, every checkpoint and at the end, and
@@ -80,6 +82,9 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     ``events``: decode every round's events and make its summary again (by
     default only from the newest checkpoint: ``--full`` adds up the summaries).
     """
+    # The record kept elsewhere, then the anchor, then the ledger's snapshot: each is written
+    # after the next one (etg.ledger.freshness.Seen), so none is read ahead of the snapshot.
+    seen = ledger.freshness.observe(ledger) if ledger.freshness is not None else None
     try:
         anchor = chain.read_anchor(ledger.path, ledger.key) if ledger.key else None
         anchor_problem = None
@@ -109,6 +114,8 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
         problems += capped(checks.chain)
         if anchor_problem is None and ledger.key is not None:
             problems += check_anchor(ledger, anchor)
+        if anchor_problem is None and ledger.freshness is not None:
+            problems += ledger.freshness.check(ledger, anchor, seen)  # the head kept elsewhere
         if state is None and not checks.broken:
             try:
                 state = rebuild(ledger)

@@ -242,6 +242,7 @@ class Table:
                                           "after_interruption": interrupted})
             ids = [ledger.log("tilt", None, {"check": p.check, "message": p.message})["id"]
                    for p in problems]
+            ledger.note_freshness()  # checked above: from now on its record is expected
         if unrecorded:
             fault_note.clear(ledger.path)  # the ledger has it now, as a tilt to acknowledge
         _reserve_fault_note(ledger)
