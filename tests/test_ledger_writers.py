@@ -6,6 +6,7 @@ while ``etg ledger verify`` runs again and again on the same file.
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -62,10 +63,10 @@ def test_verify_beside_a_writing_autoplay_is_always_clean(tmp_path: Path) -> Non
     outcomes: list[str] = []
     try:
         for _ in range(12):
-            for args in (["ledger", "verify", "--db", str(db)],
-                         ["ledger", "verify", "--full", "--db", str(db)]):
+            for args in (["ledger", "verify", "--json", "--db", str(db)],
+                         ["ledger", "verify", "--json", "--full", "--db", str(db)]):
                 done = subprocess.run([*ETG, *args], capture_output=True, text=True, timeout=120)
-                if done.returncode != 0 or not done.stdout.strip().endswith("clean"):
+                if done.returncode != 0 or json.loads(done.stdout)["clean"] is not True:
                     outcomes.append(done.stdout + done.stderr)
         assert writer.poll() is None, "the writer must still be writing"
     finally:
