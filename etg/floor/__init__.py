@@ -1,0 +1,1 @@
+"""The floor: linked progressives across tables, on PostgreSQL (SPEC §13, issue 27)."""
