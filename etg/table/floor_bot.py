@@ -1,0 +1,156 @@
+"""A bot table on the floor's link: its own ledger, its own role, bots at the seats (SPEC §13).
+
+``python -m etg.table.floor_bot --uri … --table-id t01 --ledger t01.db`` plays
+rounds with bots, through the real controller and ledger, linked to the floor's
+controller by the same :class:`~etg.table.linked.LinkedTable` a kiosk uses. ``etg
+floor demo`` starts one per table, the load tests forty; each can be SIGKILLed at
+any moment, and started again on the same ledger it goes on where its last commit
+left it. SIGTERM stops it after the command in hand, the ledger closed cleanly.
+
+At the end it prints one JSON line: ``{"id", "rounds", "contributions": {level:
+cents}}``, the contributions read back from its own ledger's outbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from etg import stop
+from etg.config.cabinet import Link
+from etg.config.loader import load_paytable
+from etg.core.commands import Command, RepeatWagers
+from etg.core.events import Event
+from etg.core.jackpot import JackpotRules
+from etg.core.paytable import ProgressiveLevel
+from etg.core.refusal import Reason, Refused
+from etg.core.rng import SeededSource, SystemSource
+from etg.core.state import TableState
+from etg.floor.outbox import ledger_contributions
+from etg.ledger.store import Ledger, LedgerKind
+from etg.table.bots import RoundDriver, busiest_bots, demo_bots
+from etg.table.controller import Table
+from etg.table.linked import LinkedTable
+
+_BONUS_LEVELS = {ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY}
+WAIT_FOR_AMOUNT_S = 0.02
+"""How often a table whose lock waits for the controller's amount asks its link again."""
+
+
+class LinkedBotTable:
+    """A table, its link and its bots: play a round, the link's answers sent between commands."""
+
+    def __init__(self, table: Table, link: LinkedTable, bots: str = "busiest",
+                 seed: int | None = None) -> None:
+        self.table = table
+        self.link = link
+        paytable = table.state.paytable
+        chosen = busiest_bots(paytable) if bots == "busiest" else demo_bots(paytable)
+        source = SeededSource(seed) if seed is not None else SystemSource()
+        self.driver = RoundDriver(chosen, source, self._apply, repeat=True)
+        # While the link is down the linked wagers are refused: the players keep the base
+        # game and the unlinked wagers (issue 27, item 3).
+        linked = set(link.config.levels)
+        self.unlinked = RoundDriver(
+            [replace(b, bonus_spin=0 if linked & _BONUS_LEVELS else b.bonus_spin,
+                     progressive_payout=0 if ProgressiveLevel.PROGRESSIVE_PAYOUT in linked
+                     else b.progressive_payout) for b in chosen],
+            source, self._apply, repeat=False)
+
+    def play_round(self) -> None:
+        self.link.pump()
+        state = self.table.state
+        driver = self.unlinked if state.link_down else self.driver
+        driver.play_round(state)
+
+    def _apply(self, state: TableState, command: Command) -> tuple[TableState, list[Event]]:
+        """The table's own apply, with the link's answers sent first; a validation waits
+        for the controller's amount of a linked hit (the lock holds until then)."""
+        while True:
+            self.link.pump()
+            try:
+                return self.table.apply(self.table.state, command)
+            except Refused as refused:
+                if refused.reason is Reason.LINK_DOWN:  # the link went down while betting
+                    return self._without_linked(command)
+                if refused.reason is not Reason.LINK_PENDING or stop.requested():
+                    raise
+            time.sleep(WAIT_FOR_AMOUNT_S)
+
+    def _without_linked(self, command: Command) -> tuple[TableState, list[Event]]:
+        """A linked wager refused: the player keeps it; a REPEAT places the rest one by one."""
+        events: list[Event] = []
+        if isinstance(command, RepeatWagers):
+            for placing in self.unlinked.bots[command.seat].bets():
+                try:
+                    events += self.table.send(placing, actor="player")
+                except Refused:
+                    break
+        return self.table.state, events
+
+
+def contributions_of(ledger_path: Path) -> dict[str, int]:
+    """Cents the table's own ledger says it contributed, per level."""
+    ledger = Ledger.open_readonly(ledger_path)
+    try:
+        total: Counter[str] = Counter()
+        for row in ledger_contributions(ledger):
+            total[row.level.value] += row.wager_cents
+        return dict(total)
+    finally:
+        ledger.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m etg.table.floor_bot",
+                                     description="A bot table linked to the floor's controller.")
+    parser.add_argument("--uri", required=True, help="the controller, with this table's role")
+    parser.add_argument("--table-id", required=True)
+    parser.add_argument("--ledger", required=True, type=Path)
+    parser.add_argument("--paytable", required=True, type=Path)
+    parser.add_argument("--levels", default="primary,secondary",
+                        help="the linked levels, comma-separated")
+    parser.add_argument("--rounds", type=int, default=None, help="then stop (default: forever)")
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds between rounds")
+    parser.add_argument("--bots", choices=("busiest", "demo"), default="busiest")
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args(argv)
+    levels = tuple(ProgressiveLevel(name) for name in args.levels.split(",") if name)
+    config = Link(args.uri, args.table_id, levels)
+    loaded = load_paytable(args.paytable)
+    with stop.on_sigterm("floor bot"):
+        ledger = Ledger.open(args.ledger, kind=LedgerKind.DEMO,
+                             rng="csprng" if args.seed is None else f"seeded {args.seed}")
+        seed = None if args.seed is None else args.seed * 1_000_003 + ledger.round_count()
+        table = Table.open(ledger, loaded, SeededSource(seed) if seed is not None else None,
+                           jackpot_rules=JackpotRules())
+        link = LinkedTable(table, config)
+        link.start()
+        played = 0
+        try:
+            bot = LinkedBotTable(table, link, args.bots, seed)
+            while (args.rounds is None or played < args.rounds) and not stop.requested() \
+                    and not table.tilted:
+                bot.play_round()
+                played += 1
+                if args.pace:
+                    time.sleep(args.pace)
+            # what is left in the outbox goes before the table says it is closed
+            deadline = time.monotonic() + 10
+            while link.link.depth and time.monotonic() < deadline:
+                time.sleep(0.05)
+        finally:
+            link.close()
+            table.close()
+    print(json.dumps({"id": args.table_id, "rounds": played,
+                      "contributions": contributions_of(args.ledger)}), flush=True)
+    return 0 if not table.tilted else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
