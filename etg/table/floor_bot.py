@@ -25,12 +25,13 @@ from etg import stop
 from etg.config.cabinet import Link
 from etg.config.loader import load_paytable
 from etg.core.commands import Command, RepeatWagers
-from etg.core.events import Event
+from etg.core.events import Event, LinkedContributed, LinkedMetersShown, LinkStatusChanged
 from etg.core.jackpot import JackpotRules
 from etg.core.paytable import ProgressiveLevel
 from etg.core.refusal import Reason, Refused
 from etg.core.rng import SeededSource, SystemSource
 from etg.core.state import TableState
+from etg.floor.link import Acked
 from etg.floor.outbox import ledger_contributions
 from etg.ledger.store import Ledger, LedgerKind
 from etg.table.bots import RoundDriver, busiest_bots, demo_bots
@@ -94,6 +95,53 @@ class LinkedBotTable:
         return self.table.state, events
 
 
+class Timeline:
+    """When things happened at this table, on the machine's monotonic clock (for ``etg bench``):
+    each linked row's commit and acknowledgement, the meters as shown, the link going down
+    and back, the outbox drained."""
+
+    def __init__(self) -> None:
+        self.committed: dict[tuple[int, int, str], float] = {}
+        self.ack_ms: list[float] = []
+        self.acked: list[tuple[float, dict[str, int]]] = []  # a batch's first commit, meters
+        self.shown: list[tuple[float, dict[str, int]]] = []
+        self.down_at: list[float] = []
+        self.up_at: list[float] = []
+        self.drained_at: list[float] = []
+        self.most_pending = 0
+        self.link: LinkedTable | None = None
+
+    def heard(self, state: TableState, events: list[Event]) -> None:
+        now = time.monotonic()
+        for event in events:
+            if isinstance(event, LinkedContributed):
+                self.committed[(state.round.number, event.seat, event.level.value)] = now
+            elif isinstance(event, LinkedMetersShown):
+                self.shown.append((now, {m.level.value: m.cents for m in event.meters
+                                         if m.cents is not None}))
+            elif isinstance(event, LinkStatusChanged):
+                (self.up_at if event.up else self.down_at).append(now)
+        if self.link is not None:
+            self.most_pending = max(self.most_pending, self.link.link.depth)
+
+    def ack(self, acked: Acked) -> None:
+        times = [self.committed.pop(row.key, None) for row in acked.rows]
+        known = [t for t in times if t is not None]
+        self.ack_ms += [(acked.acked_at - t) * 1000 for t in known]
+        if self.link is not None:
+            if known:
+                self.acked.append((min(known), {k.value: v for k, v in
+                                                self.link.link.meters.items()}))
+            if self.link.link.depth == 0 and self.up_at and (
+                    not self.drained_at or self.drained_at[-1] < self.up_at[-1]):
+                self.drained_at.append(acked.acked_at)
+
+    def body(self) -> dict[str, object]:
+        return {"ack_ms": self.ack_ms, "acked": self.acked, "shown": self.shown,
+                "down_at": self.down_at, "up_at": self.up_at, "drained_at": self.drained_at,
+                "most_pending": self.most_pending}
+
+
 def contributions_of(ledger_path: Path) -> dict[str, int]:
     """Cents the table's own ledger says it contributed, per level."""
     ledger = Ledger.open_readonly(ledger_path)
@@ -119,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=0.0, help="seconds between rounds")
     parser.add_argument("--bots", choices=("busiest", "demo"), default="busiest")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--stats", type=Path, default=None,
+                        help="write when each thing happened here (etg bench), as JSON")
     args = parser.parse_args(argv)
     levels = tuple(ProgressiveLevel(name) for name in args.levels.split(",") if name)
     config = Link(args.uri, args.table_id, levels)
@@ -129,7 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         seed = None if args.seed is None else args.seed * 1_000_003 + ledger.round_count()
         table = Table.open(ledger, loaded, SeededSource(seed) if seed is not None else None,
                            jackpot_rules=JackpotRules())
-        link = LinkedTable(table, config)
+        timeline = Timeline()
+        link = LinkedTable(table, config, on_ack=timeline.ack)
+        timeline.link = link
+        table.listeners.append(timeline.heard)
         link.start()
         played = 0
         try:
@@ -147,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             link.close()
             table.close()
+            if args.stats is not None:
+                args.stats.write_text(json.dumps(timeline.body()), encoding="utf-8")
     print(json.dumps({"id": args.table_id, "rounds": played,
                       "contributions": contributions_of(args.ledger)}), flush=True)
     return 0 if not table.tilted else 1

@@ -18,7 +18,7 @@ from etg.core.commands import Command, LinkLevels
 from etg.core.events import Event, JackpotLocked, LinkedContributed
 from etg.core.refusal import Refused
 from etg.core.state import BETWEEN_ROUNDS, TableState
-from etg.floor.link import FloorLink, LinkState
+from etg.floor.link import Acked, FloorLink, LinkState
 from etg.floor.outbox import ACKED_SETTING
 from etg.ledger.terms import Problem
 from etg.table.controller import Table, TableTilted
@@ -37,14 +37,14 @@ class LinkedTable:
 
     def __init__(self, table: Table, config: Link, *,
                  send: Callable[[Command, str | None], list[Event]] | None = None,
-                 link: FloorLink | None = None) -> None:
+                 on_ack: Callable[[Acked], None] | None = None) -> None:
         self.table = table
         self.config = config
         self._send = send or table.send
         with table.reading() as ledger:
             acked = int(ledger.setting(ACKED_SETTING) or 0)
             path = ledger.path
-        self.link = link or FloorLink(config.uri, config.table_id, path, acked_seq=acked)
+        self.link = FloorLink(config.uri, config.table_id, path, acked_seq=acked, on_ack=on_ack)
         self._kept = acked
         self._kept_at = time.monotonic()
         table.listeners.append(self._heard)
