@@ -166,7 +166,7 @@ class FloorLink:
         """Something was committed (an outbox entry, a lock): look now, not at the next beat."""
         self._wake.set()
 
-    def observe(self, state: TableState) -> None:
+    def observe(self, state: TableState, tilted: bool = False) -> None:
         """The table as its screens show it (committed): its phase and dealer for the
         heartbeat, and the linked hits its jackpot lock holds, to claim."""
         wanted: dict[tuple[int, int, str], WantedHit] = {}
@@ -178,6 +178,8 @@ class FloorLink:
                                     held.percent)
                     wanted[(hit.round, hit.seat, hit.level.value)] = hit
         phase = "jackpot" if state.phase is Phase.JACKPOT else "open"
+        if tilted:
+            phase = "tilted"
         with self._lock:
             fresh = wanted.keys() - self._wanted.keys()
             self._wanted = wanted
@@ -314,13 +316,11 @@ class FloorLink:
                 batch.append(entry)
                 rows += len(entry.rows)
             last = batch[-1].seq
-            # The chain head shipped is that of the last entry shipped, or the head the
-            # outbox was read at if every entry goes now: never ahead of what is committed.
+            # The chain head as committed now (never below what was shipped before: a
+            # chain only grows), with the hand ledger's round count (SPEC §13's anchor).
             with ledger.reading():
                 seq, head = ledger.head
                 rounds = ledger.round_count()
-            if batch[-1] is not pending[-1]:
-                seq, head = last, ledger.entry_hash(last) or head
             shipped = [row.shipped() for entry in batch for row in entry.rows]
             answer = conn.execute("SELECT floor.ship(%s, %s, %s, %s, %s)",
                                   [self.table_id, Jsonb(shipped), seq, head.hex(),
@@ -354,8 +354,9 @@ class FloorLink:
             assert answer is not None
             result = _json(answer[0])
             meters = result.get("meters", {})
+            after = result.get("reset_to_cents", meters.get(hit.level.value, 0))
             claimed = ClaimedHit(int(result["hit_id"]), int(result["amount_cents"]),
-                                 int(result["order_no"]), int(meters.get(hit.level.value, 0)))
+                                 int(result["order_no"]), int(after))
             with self._lock:
                 self._claimed[(hit.round, hit.seat, hit.level.value)] = claimed
                 self._take_meters(meters)
@@ -403,7 +404,8 @@ class FloorLink:
                           str(error).strip().splitlines()[0] if str(error).strip() else error)
             self._failing = True
             if getattr(error, "sqlstate", None) == CHAIN_WENT_BACKWARDS:
-                self._refusal = f"the floor's controller refused this table: {error}".strip()
+                said = (str(error).strip().splitlines() or [""])[0]  # not PL/pgSQL's CONTEXT
+                self._refusal = f"the floor's controller refused this table: {said}"
 
     # --- the NOTIFY listener -------------------------------------------------------------
 

@@ -31,6 +31,9 @@ OUTBOX_KIND = "link_contribution"
 ACKED_SETTING = "link_acked_seq"
 """The ledger setting: the last outbox entry the controller acknowledged (an entry number)."""
 
+TABLE_SETTING = "link_table_id"
+"""The ledger setting: the table's name on the floor (``link.table_id`` of cabinet.yaml)."""
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class OutboxRow:

@@ -19,7 +19,7 @@ from etg.core.events import Event, JackpotLocked, LinkedContributed
 from etg.core.refusal import Refused
 from etg.core.state import BETWEEN_ROUNDS, TableState
 from etg.floor.link import Acked, FloorLink, LinkState
-from etg.floor.outbox import ACKED_SETTING
+from etg.floor.outbox import ACKED_SETTING, TABLE_SETTING
 from etg.ledger.terms import Problem
 from etg.table.controller import Table, TableTilted
 
@@ -50,8 +50,12 @@ class LinkedTable:
         table.listeners.append(self._heard)
 
     def start(self) -> None:
+        with self.table.reading() as ledger:
+            named = ledger.setting(TABLE_SETTING)
+        if named != self.config.table_id:  # whose contributions these are (reconciliation)
+            self.table.keep_setting(TABLE_SETTING, self.config.table_id)
         self.link_levels()
-        self.link.observe(self.table.committed)
+        self.link.observe(self.table.committed, self.table.tilted)
         self.link.start()
 
     def link_levels(self) -> bool:
@@ -95,7 +99,7 @@ class LinkedTable:
         self._keep_acked(force=True)
 
     def _heard(self, state: TableState, events: list[Event]) -> None:
-        self.link.observe(state)
+        self.link.observe(state, self.table.tilted)
         if any(isinstance(e, LinkedContributed | JackpotLocked) for e in events):
             self.link.wake()
 
