@@ -138,8 +138,11 @@ def test_a_linked_hit_pays_the_controllers_amount_and_resets_every_table(
         assert t1.state.phase is Phase.COMPLETE
         until(lambda: t2.state.shown_meter(PRIMARY) == PRIMARY_RULES.reset_cents, link1, link2)
         assert t1.state.shown_meter(PRIMARY) == PRIMARY_RULES.reset_cents
+        # the controller records who validated it, as the table did (MD Ch. 9 J(4)(c))
+        until(lambda: reads.hits(floor.admin())[0].validator == "fp", link1, link2)
         [hit] = reads.hits(floor.admin())
-        assert (hit.table_id, hit.seat, hit.amount_cents) == ("t1", 1, 1_000_007)
+        assert (hit.table_id, hit.seat, hit.amount_cents, hit.validator_role) == (
+            "t1", 1, 1_000_007, "floorperson")
     finally:
         for linked, table in ((link1, t1), (link2, t2)):
             linked.close()

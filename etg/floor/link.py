@@ -137,6 +137,7 @@ class FloorLink:
         self._wanted: dict[tuple[int, int, str], WantedHit] = {}
         self._claimed: dict[tuple[int, int, str], ClaimedHit] = {}
         self._refusal: str | None = None  # the controller refused the table: it tilts
+        self._validations: dict[int, tuple[str, str]] = {}  # hit_id: validator, role; to send
         self._stale_meters = False
         self._last_refresh = 0.0
         self.shipped_rows = 0
@@ -186,6 +187,14 @@ class FloorLink:
             self._phase, self._dealer = phase, state.dealer
         if fresh:
             self._wake.set()
+
+    def validated(self, hit_ids: list[int], validator: str, role: str) -> None:
+        """The table's floorperson validated these linked hits (MD Ch. 9 J(4)(c)): tell the
+        controller, which records who did (a retry is the same validation)."""
+        with self._lock:
+            for hit_id in hit_ids:
+                self._validations[hit_id] = (validator, role)
+        self._wake.set()
 
     def commands(self, state: TableState) -> list[Command]:
         """What the owner should send now, so the table shows what the controller said.
@@ -267,6 +276,7 @@ class FloorLink:
                                            connect_timeout=CALL_TIMEOUT_S)
                 self._ship(conn, ledger)
                 self._claim(conn)
+                self._validate(conn)
                 now = self._clock()
                 if stopping or now >= next_beat or self._meters_due(now):
                     self._heartbeat(conn)
@@ -363,6 +373,15 @@ class FloorLink:
             log.info("table %s: %s hit of seat %d, round %d: %d cents (order %d)",
                      self.table_id, hit.level.value, hit.seat, hit.round, claimed.amount_cents,
                      claimed.order_no)
+
+    def _validate(self, conn: psycopg.Connection[Any]) -> None:
+        with self._lock:
+            waiting = dict(self._validations)
+        for hit_id, (validator, role) in waiting.items():
+            conn.execute("SELECT floor.validate_hit(%s, %s, %s, %s)",
+                         [self.table_id, hit_id, validator, role])
+            with self._lock:
+                self._validations.pop(hit_id, None)
 
     def _heartbeat(self, conn: psycopg.Connection[Any]) -> None:
         with self._lock:

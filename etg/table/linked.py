@@ -15,7 +15,13 @@ from collections.abc import Callable
 
 from etg.config.cabinet import Link
 from etg.core.commands import Command, LinkLevels
-from etg.core.events import Event, JackpotLocked, LinkedContributed
+from etg.core.events import (
+    Event,
+    JackpotLocked,
+    JackpotValidated,
+    LinkedContributed,
+    LinkedHitConfirmed,
+)
 from etg.core.refusal import Refused
 from etg.core.state import BETWEEN_ROUNDS, TableState
 from etg.floor.link import Acked, FloorLink, LinkState
@@ -45,6 +51,7 @@ class LinkedTable:
             acked = int(ledger.setting(ACKED_SETTING) or 0)
             path = ledger.path
         self.link = FloorLink(config.uri, config.table_id, path, acked_seq=acked, on_ack=on_ack)
+        self._confirmed: dict[int, list[int]] = {}  # round: hit ids confirmed, not validated
         self._kept = acked
         self._kept_at = time.monotonic()
         table.listeners.append(self._heard)
@@ -100,6 +107,13 @@ class LinkedTable:
 
     def _heard(self, state: TableState, events: list[Event]) -> None:
         self.link.observe(state, self.table.tilted)
+        for event in events:
+            if isinstance(event, LinkedHitConfirmed):
+                self._confirmed.setdefault(event.round_number, []).append(event.hit_id)
+            elif isinstance(event, JackpotValidated) and event.round_number in self._confirmed:
+                role = event.role.value if event.role is not None else "floorperson"
+                self.link.validated(self._confirmed.pop(event.round_number), event.validator,
+                                    role)
         if any(isinstance(e, LinkedContributed | JackpotLocked) for e in events):
             self.link.wake()
 
