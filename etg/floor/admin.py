@@ -14,9 +14,11 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 
 from etg.core.paytable import Meter, Paytable, ProgressiveLevel
 from etg.floor import schema
@@ -63,6 +65,23 @@ def levels_from_paytable(paytable: Paytable, linked: Iterable[ProgressiveLevel],
             raise ValueError(f"paytable {name or paytable.id!r} has no {level.value} meter")
         rules.append(LevelRules.of(level, meter, name or paytable.id))
     return rules
+
+
+def login_uri(base_uri: str, login: TableLogin, *, host: str | None = None,
+              port: int | None = None) -> str:
+    """The URI a table (or the pages) connects with: ``base_uri``'s server and database with
+    the login's role and password; ``host``/``port`` where the tables reach the server by
+    another way than the back office (a socket here, TCP for them)."""
+    info = conninfo_to_dict(base_uri)
+    where = str(host or info.get("host") or "")
+    number = port or info.get("port")
+    database = quote(str(info.get("dbname") or "postgres"), safe="")
+    who = f"{quote(login.role, safe='')}:{quote(login.password, safe='')}"
+    if where.startswith("/") or not where:
+        query = urlencode({key: value for key, value in (("host", where), ("port", number))
+                           if value})
+        return f"postgresql://{who}@/{database}" + (f"?{query}" if query else "")
+    return f"postgresql://{who}@{where}{f':{number}' if number else ''}/{database}"
 
 
 def table_role(conn: psycopg.Connection[Any], table_id: str) -> str:

@@ -203,7 +203,19 @@ class Server:
 
     def wait(self) -> int:
         """Wait for the postmaster started here to end; its exit status."""
-        return self._process.wait() if self._process is not None else 0
+        if self._process is None:
+            return 0
+        status = self._process.wait()
+        self._process = None
+        return status
+
+    def request_stop(self) -> None:
+        """Ask the postmaster for a fast shutdown (SIGINT) and return at once: safe inside a
+        signal handler, where waiting for the process would deadlock with :meth:`wait`."""
+        pid = self.postmaster_pid()
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGINT)
 
     # --- connecting -------------------------------------------------------------------------
 
