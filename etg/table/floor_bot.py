@@ -116,8 +116,8 @@ class Timeline:
         for event in events:
             if isinstance(event, LinkedContributed):
                 self.committed[(state.round.number, event.seat, event.level.value)] = now
-            elif isinstance(event, LinkedMetersShown):
-                self.shown.append((now, {m.level.value: m.cents for m in event.meters
+            elif isinstance(event, LinkedMetersShown):  # every linked meter as now shown
+                self.shown.append((now, {m.level.value: m.cents for m in state.linked
                                          if m.cents is not None}))
             elif isinstance(event, LinkStatusChanged):
                 (self.up_at if event.up else self.down_at).append(now)
@@ -132,8 +132,10 @@ class Timeline:
             if known:
                 self.acked.append((min(known), {k.value: v for k, v in
                                                 self.link.link.meters.items()}))
-            if self.link.link.depth == 0 and self.up_at and (
-                    not self.drained_at or self.drained_at[-1] < self.up_at[-1]):
+            # the outbox empty again after the link was lost (the link's thread may drain it
+            # before the table has heard that the link is back)
+            if self.link.link.depth == 0 and self.down_at and (
+                    not self.drained_at or self.drained_at[-1] < self.down_at[-1]):
                 self.drained_at.append(acked.acked_at)
 
     def body(self) -> dict[str, object]:
