@@ -140,6 +140,10 @@ def test_the_ledger_alone_replays_a_linked_hit_and_the_meters_shown(tmp_path: Pa
               if e["details"]["kind"] == "progressive"]
     assert paid["details"]["amount"] == 3_000_017  # the controller's amount, to the cent
     assert outbox(db) == [OutboxRow(1, 1, PP, 500), OutboxRow(1, 2, PP, 500)]
+    # the table's own meters count the linked hit for its seat, at the controller's amount
+    counted = table.ledger.meters()["md-community-5"]
+    assert (counted[1, "progressive.hits.progressive_payout"],
+            counted[1, "progressive.amount.progressive_payout"]) == (1, 3_000_017)
     table.close()
     assert rebuilt_state(db) == table.state
     assert verify(Ledger.open_readonly(db), paytable()) == []
