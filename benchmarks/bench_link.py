@@ -3,25 +3,24 @@
 Forty bot tables (``python -m etg.table.floor_bot``), each a process with its own
 ledger on the disk, its own PostgreSQL role and connection, play the busiest table
 (``busiest_bots``: six seats on every wager, both Bonus Spin levels linked) against a
-durable throwaway server (etg.floor.server), in two phases:
+durable throwaway server (etg.floor.server), a round every :data:`BUSIEST_PACE_S` at
+each table, about as fast as a dealt table goes. Once every table plays:
 
-1. **busy**: every table plays a round every :data:`BUSIEST_PACE_S`, about as fast
-   as a dealt table goes (SPEC §2's countdowns and the deal), for :data:`BUSY_S`.
-   ``link_ack_ms_p99``: a linked row committed at its table → acknowledged by the
-   controller (each row's own time, its table's monotonic clock).
-   ``link_display_ms_p99``: a contribution committed at one table → shown on every
-   other table's meter (the ``ShowLinkedMeters`` committed there whose amount
-   includes it: the first shown amount at least the one the controller answered
-   that shipment), over every (shipment, other table) pair.
-2. **stress**: every table plays as fast as it can; after :data:`STRESS_BEFORE_S` the
-   server is stopped at once (``pg_ctl stop -m immediate``) for :data:`DOWN_S` while
-   the tables play on and fill their outboxes, then started again.
-   ``link_down_s``: the stop → the last table's link-down command committed (linked
-   wagers refused from then on). ``link_drain_s``: the restart → the last table's
-   outbox empty (``link_drained_rows``: the rows waiting then, all tables together).
+- for :data:`BUSY_S`: ``link_ack_ms_p99``, a linked row committed at its table →
+  acknowledged by the controller (each row's own time, on the machine's monotonic
+  clock); ``link_display_ms_p99``, a contribution committed at one table → shown on
+  every other table's meter (the ``ShowLinkedMeters`` committed there whose amounts
+  include it: the first at least what the controller answered that shipment), over
+  every (shipment, other table) pair;
+- then the server is stopped at once (``pg_ctl stop -m immediate``) for
+  :data:`DOWN_S` while the tables play on and fill their outboxes (over 1,000 rows
+  together), and started again. ``link_down_s``: the stop → the last table's
+  link-down command committed (linked wagers refused from then on);
+  ``link_drain_s``: the restart → the last table's outbox empty
+  (``link_drained_rows``: the rows they held, all tables together).
 
-The p99s are over the figures of every table of the phase (``_ms_all`` keeps the
-median and the sample counts). ``quick``: 4 tables and a few seconds of each phase.
+Starting forty interpreters on two shared cores takes minutes; the clock of each
+figure starts once every table plays. ``quick``: 4 tables, a few seconds of each.
 Each process and the server end with the benchmark, whatever ends it.
 """
 
@@ -51,11 +50,11 @@ TABLES, QUICK_TABLES = 40, 4
 BUSIEST_PACE_S = 8.0
 """A round every 8 s at each table: the shortest a dealt round of the busiest table takes
 (betting closed by the dealer, the deal, the settle, the wheel) on the kiosk."""
-BUSY_S, QUICK_BUSY_S = 90.0, 10.0
-STRESS_BEFORE_S, QUICK_STRESS_BEFORE_S = 15.0, 3.0
-DOWN_S, QUICK_DOWN_S = 15.0, 4.0
-"""Long enough at the stress pace for the forty outboxes to hold over 1,000 rows together."""
-AFTER_S, QUICK_AFTER_S = 20.0, 8.0
+BUSY_S, QUICK_BUSY_S = 60.0, 10.0
+DOWN_S, QUICK_DOWN_S = 20.0, 4.0
+"""Long enough at that pace for the forty outboxes to hold over 1,000 rows together."""
+AFTER_S, QUICK_AFTER_S = 25.0, 8.0
+START_TIMEOUT_S = 900.0
 LEVELS = (ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY)
 PAYTABLE = "maryland-community-5.yaml"
 
@@ -73,37 +72,33 @@ def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
                 ids = [f"b{n:02d}" for n in range(1, count + 1)]
                 logins = admin.init_floor(conn, rules, [(t, t.upper()) for t in ids])
             uris = {login.table_id: server.uri(login.role, login.password) for login in logins}
-            busy = _phase(folder / "busy", server.uri(), uris, paytable, BUSIEST_PACE_S,
-                          QUICK_BUSY_S if quick else BUSY_S)
-            stress = _phase(folder / "stress", server.uri(), uris, paytable, 0.0,
-                            (QUICK_STRESS_BEFORE_S if quick else STRESS_BEFORE_S),
-                            server=server, down_s=QUICK_DOWN_S if quick else DOWN_S,
-                            after_s=QUICK_AFTER_S if quick else AFTER_S)
+            tables = _phase(folder, server, uris, paytable, BUSIEST_PACE_S,
+                            QUICK_BUSY_S if quick else BUSY_S,
+                            QUICK_DOWN_S if quick else DOWN_S,
+                            QUICK_AFTER_S if quick else AFTER_S)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    ack = [ms for table in busy for ms in table["ack_ms"]]
-    display = _display_ms(busy)
-    stress_ack = [ms for table in stress for ms in table["ack_ms"]]
+    ack = [ms for table in tables for _, ms in table["ack_ms"]]
+    display = _display_ms(tables)
+    floor = tables[0] if tables else {}
     return {
         "link_tables": count,
         "link_ack_ms_p99": _p99(ack),
         "link_display_ms_p99": _p99(display),
-        "link_down_s": _round(stress[0]["down_s"]) if stress else None,
-        "link_drain_s": _round(stress[0]["drain_s"]) if stress else None,
-        "link_drained_rows": stress[0]["drained_rows"] if stress else None,
+        "link_down_s": _round(floor.get("down_s")),
+        "link_drain_s": _round(floor.get("drain_s")),
+        "link_drained_rows": floor.get("drained_rows"),
         "link_ms_all": {"ack_p50": _p50(ack), "ack_samples": len(ack),
                         "display_p50": _p50(display), "display_samples": len(display),
-                        "stress_ack_p50": _p50(stress_ack), "stress_ack_p99": _p99(stress_ack),
                         "busiest_pace_s": BUSIEST_PACE_S},
     }
 
 
-def _phase(folder: Path, admin_uri: str, uris: dict[str, str], paytable: Path, pace: float,
-           run_s: float, *, server: Server | None = None, down_s: float = 0.0,
-           after_s: float = 0.0) -> list[dict[str, Any]]:
-    """Every table playing for ``run_s`` (then, with ``server``, a stop of ``down_s`` and a
-    restart); each table's timeline, and for a stress phase the floor's down and drain times."""
-    folder.mkdir(parents=True)
+def _phase(folder: Path, server: Server, uris: dict[str, str], paytable: Path, pace: float,
+           busy_s: float, down_s: float, after_s: float) -> list[dict[str, Any]]:
+    """Every table playing; ``busy_s`` once they all do, the server stopped for ``down_s``,
+    ``after_s`` more. Each table's timeline (acknowledgements and meters shown before the
+    stop only), the first with the floor's down and drain times."""
     processes: dict[str, subprocess.Popen[bytes]] = {}
     try:
         for table_id, uri in uris.items():
@@ -115,29 +110,31 @@ def _phase(folder: Path, admin_uri: str, uris: dict[str, str], paytable: Path, p
                  str(folder / f"{table_id}.json")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        _all_playing(admin_uri, list(uris))
-        time.sleep(run_s)
-        lost = back = None
-        if server is not None:
-            server.stop_immediate()
-            lost = time.monotonic()
-            time.sleep(down_s)
-            server.restart()
-            back = time.monotonic()
-            time.sleep(after_s)
+        _all_playing(server.uri(), list(uris))
+        time.sleep(busy_s)
+        server.stop_immediate()
+        lost = time.monotonic()
+        time.sleep(down_s)
+        server.restart()
+        back = time.monotonic()
+        time.sleep(after_s)
     finally:
         for process in processes.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
         for process in processes.values():
             try:
-                process.wait(60)
+                process.wait(120)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
     tables = [json.loads((folder / f"{t}.json").read_text()) for t in uris
               if (folder / f"{t}.json").exists()]
-    if lost is not None and back is not None and tables:
+    for table in tables:  # the busy figures: before the loss
+        table["acked"] = [(at, meters) for at, meters in table["acked"] if at < lost]
+        table["shown"] = [(at, meters) for at, meters in table["shown"] if at < lost]
+        table["ack_ms"] = [(at, ms) for at, ms in table["ack_ms"] if at < lost]
+    if tables:
         downs = [min((t for t in table["down_at"] if t >= lost), default=None)
                  for table in tables]
         drains = [min((t for t in table["drained_at"] if t >= back), default=None)
@@ -148,7 +145,7 @@ def _phase(folder: Path, admin_uri: str, uris: dict[str, str], paytable: Path, p
     return tables
 
 
-def _all_playing(admin_uri: str, ids: list[str], timeout: float = 300.0) -> None:
+def _all_playing(admin_uri: str, ids: list[str], timeout: float = START_TIMEOUT_S) -> None:
     """Wait until every table has started, linked and played (its processes start together on
     a shared machine: the phase's clock runs from when they all play)."""
     deadline = time.monotonic() + timeout

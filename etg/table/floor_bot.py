@@ -102,7 +102,7 @@ class Timeline:
 
     def __init__(self) -> None:
         self.committed: dict[tuple[int, int, str], float] = {}
-        self.ack_ms: list[float] = []
+        self.ack_ms: list[tuple[float, float]] = []  # when acknowledged, after how long
         self.acked: list[tuple[float, dict[str, int]]] = []  # a batch's first commit, meters
         self.shown: list[tuple[float, dict[str, int]]] = []
         self.down_at: list[float] = []
@@ -127,7 +127,7 @@ class Timeline:
     def ack(self, acked: Acked) -> None:
         times = [self.committed.pop(row.key, None) for row in acked.rows]
         known = [t for t in times if t is not None]
-        self.ack_ms += [(acked.acked_at - t) * 1000 for t in known]
+        self.ack_ms += [(acked.acked_at, (acked.acked_at - t) * 1000) for t in known]
         if self.link is not None:
             if known:
                 self.acked.append((min(known), {k.value: v for k, v in
