@@ -7,8 +7,11 @@ floor demo`` starts one per table, the load tests forty; each can be SIGKILLed a
 any moment, and started again on the same ledger it goes on where its last commit
 left it. SIGTERM stops it after the command in hand, the ledger closed cleanly.
 
-At the end it prints one JSON line: ``{"id", "rounds", "contributions": {level:
-cents}}``, the contributions read back from its own ledger's outbox.
+At the end it prints one JSON line a table: ``{"id", "rounds", "tilted",
+"contributions": {level: cents}}``, the contributions read back from its own
+ledger's outbox. ``--group FILE`` plays several tables, a thread each with its own
+ledger, link and connection, in one interpreter (forty interpreters take minutes to
+start on two shared cores; SIGKILL then takes a group of tables down at once).
 """
 
 from __future__ import annotations
@@ -16,14 +19,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 import time
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from etg import stop
 from etg.config.cabinet import Link
-from etg.config.loader import load_paytable
+from etg.config.loader import LoadedPaytable, load_paytable
 from etg.core.commands import Command, RepeatWagers
 from etg.core.events import Event, LinkedContributed, LinkedMetersShown, LinkStatusChanged
 from etg.core.jackpot import JackpotRules
@@ -156,12 +160,61 @@ def contributions_of(ledger_path: Path) -> dict[str, int]:
         ledger.close()
 
 
+@dataclass(frozen=True, slots=True)
+class BotTable:
+    """One bot table to play: its link, its ledger, and how."""
+
+    uri: str
+    table_id: str
+    ledger: Path
+    levels: tuple[ProgressiveLevel, ...]
+    pace: float = 0.0
+    rounds: int | None = None
+    bots: str = "busiest"
+    seed: int | None = None
+    stats: Path | None = None
+
+
+def play(spec: BotTable, loaded: LoadedPaytable) -> dict[str, object]:
+    """Play ``spec``'s table until its rounds are played, SIGTERM, or a tilt; its summary."""
+    ledger = Ledger.open(spec.ledger, kind=LedgerKind.DEMO,
+                         rng="csprng" if spec.seed is None else f"seeded {spec.seed}")
+    seed = None if spec.seed is None else spec.seed * 1_000_003 + ledger.round_count()
+    table = Table.open(ledger, loaded, SeededSource(seed) if seed is not None else None,
+                       jackpot_rules=JackpotRules())
+    timeline = Timeline()
+    link = LinkedTable(table, Link(spec.uri, spec.table_id, spec.levels), on_ack=timeline.ack)
+    timeline.link = link
+    table.listeners.append(timeline.heard)
+    link.start()
+    played = 0
+    try:
+        bot = LinkedBotTable(table, link, spec.bots, seed)
+        while (spec.rounds is None or played < spec.rounds) and not stop.requested() \
+                and not table.tilted:
+            bot.play_round()
+            played += 1
+            if spec.pace:
+                time.sleep(spec.pace)
+        # what is left in the outbox goes before the table says it is closed
+        deadline = time.monotonic() + 10
+        while link.link.depth and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        link.close()
+        table.close()
+        if spec.stats is not None:
+            spec.stats.write_text(json.dumps(timeline.body()), encoding="utf-8")
+    return {"id": spec.table_id, "rounds": played, "tilted": table.tilted,
+            "contributions": contributions_of(spec.ledger)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m etg.table.floor_bot",
-                                     description="A bot table linked to the floor's controller.")
-    parser.add_argument("--uri", required=True, help="the controller, with this table's role")
-    parser.add_argument("--table-id", required=True)
-    parser.add_argument("--ledger", required=True, type=Path)
+                                     description="Bot tables linked to the floor's controller.")
+    parser.add_argument("--uri", help="the controller, with this table's role")
+    parser.add_argument("--table-id")
+    parser.add_argument("--ledger", type=Path)
     parser.add_argument("--paytable", required=True, type=Path)
     parser.add_argument("--levels", default="primary,secondary",
                         help="the linked levels, comma-separated")
@@ -171,42 +224,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--stats", type=Path, default=None,
                         help="write when each thing happened here (etg bench), as JSON")
+    parser.add_argument("--group", type=Path, default=None,
+                        help="several tables, one thread each, from a JSON list of objects "
+                             "with uri, table_id, ledger and pace (one interpreter's start "
+                             "for them all)")
     args = parser.parse_args(argv)
     levels = tuple(ProgressiveLevel(name) for name in args.levels.split(",") if name)
-    config = Link(args.uri, args.table_id, levels)
+    if args.group is not None:
+        specs = [BotTable(str(t["uri"]), str(t["table_id"]), Path(t["ledger"]), levels,
+                          float(t.get("pace", args.pace)), args.rounds, args.bots, args.seed)
+                 for t in json.loads(args.group.read_text(encoding="utf-8"))]
+    elif args.uri and args.table_id and args.ledger:
+        specs = [BotTable(args.uri, args.table_id, args.ledger, levels, args.pace, args.rounds,
+                          args.bots, args.seed, args.stats)]
+    else:
+        parser.error("give --uri, --table-id and --ledger, or --group")
     loaded = load_paytable(args.paytable)
+    results: list[dict[str, object]] = []
     with stop.on_sigterm("floor bot"):
-        ledger = Ledger.open(args.ledger, kind=LedgerKind.DEMO,
-                             rng="csprng" if args.seed is None else f"seeded {args.seed}")
-        seed = None if args.seed is None else args.seed * 1_000_003 + ledger.round_count()
-        table = Table.open(ledger, loaded, SeededSource(seed) if seed is not None else None,
-                           jackpot_rules=JackpotRules())
-        timeline = Timeline()
-        link = LinkedTable(table, config, on_ack=timeline.ack)
-        timeline.link = link
-        table.listeners.append(timeline.heard)
-        link.start()
-        played = 0
-        try:
-            bot = LinkedBotTable(table, link, args.bots, seed)
-            while (args.rounds is None or played < args.rounds) and not stop.requested() \
-                    and not table.tilted:
-                bot.play_round()
-                played += 1
-                if args.pace:
-                    time.sleep(args.pace)
-            # what is left in the outbox goes before the table says it is closed
-            deadline = time.monotonic() + 10
-            while link.link.depth and time.monotonic() < deadline:
-                time.sleep(0.05)
-        finally:
-            link.close()
-            table.close()
-            if args.stats is not None:
-                args.stats.write_text(json.dumps(timeline.body()), encoding="utf-8")
-    print(json.dumps({"id": args.table_id, "rounds": played,
-                      "contributions": contributions_of(args.ledger)}), flush=True)
-    return 0 if not table.tilted else 1
+        if len(specs) == 1:
+            results.append(play(specs[0], loaded))
+        else:
+            threads = [threading.Thread(target=lambda s=spec: results.append(play(s, loaded)),
+                                        name=spec.table_id) for spec in specs]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    for result in results:
+        print(json.dumps(result), flush=True)
+    return 0 if not any(result["tilted"] for result in results) else 1
 
 
 if __name__ == "__main__":
