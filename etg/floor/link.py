@@ -346,7 +346,7 @@ class FloorLink:
             with self._lock:
                 self._pending = self._pending[len(batch):]
                 self._acked_seq = last
-                self._take_meters(result.get("meters", {}))
+                self._take_meters(result.get("meters", {}), only_up=True)
                 if not self._pending:
                     self._draining = False
             self.shipped_rows += rows
@@ -399,10 +399,13 @@ class FloorLink:
         with self._lock:
             return self._stale_meters and now - self._last_refresh >= METER_REFRESH_S
 
-    def _take_meters(self, meters: dict[str, Any]) -> None:
-        """Keep the controller's meters (under _lock)."""
+    def _take_meters(self, meters: dict[str, Any], only_up: bool = False) -> None:
+        """Keep the controller's meters (under _lock); ``only_up``: none lower than kept."""
         taken = {ProgressiveLevel(level): int(cents) for level, cents in meters.items()
                  if level in _LEVELS and cents is not None}
+        if only_up:
+            taken = {level: max(cents, self._meters.get(level, cents))
+                     for level, cents in taken.items()}
         if taken and taken != {k: self._meters.get(k) for k in taken}:
             self._meters.update(taken)
             if self.on_meters is not None:
@@ -437,12 +440,28 @@ class FloorLink:
                     conn.execute("LISTEN floor")
                     while not self._stopping.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            if _changes_meters(note.payload, self.table_id):
-                                with self._lock:
-                                    self._stale_meters = True
-                                self._wake.set()
+                            self._heard(note.payload)
             except psycopg.Error:
                 self._stopping.wait(0.5)
+
+
+    def _heard(self, payload: str) -> None:
+        """A NOTIFY: the meters it carries are taken as they are (docs/floor.md: a shipment's
+        and a hit's carry them); any other change makes the meters stale, asked for again
+        at most every :data:`METER_REFRESH_S`."""
+        try:
+            note = json.loads(payload)
+        except ValueError:
+            note = None
+        if not isinstance(note, dict) or note.get("kind") == "heartbeat":
+            return
+        with self._lock:
+            if isinstance(note.get("meters"), dict):
+                # a contribution only raises a meter: one heard late never shows it lower
+                self._take_meters(note["meters"], only_up=note.get("kind") == "contribution")
+            else:
+                self._stale_meters = True
+        self._wake.set()
 
 
 _LEVELS = frozenset(level.value for level in ProgressiveLevel)
@@ -454,16 +473,3 @@ def _json(value: Any) -> dict[str, Any]:
         loaded: dict[str, Any] = json.loads(value)
         return loaded
     return dict(value)
-
-
-def _changes_meters(payload: str, table_id: str) -> bool:
-    """Whether a NOTIFY moved a meter this table does not already know of."""
-    try:
-        note = json.loads(payload)
-    except ValueError:
-        return True
-    if not isinstance(note, dict):
-        return True
-    if note.get("kind") == "heartbeat":
-        return False
-    return bool(note.get("table") != table_id or note.get("kind") != "contribution")
