@@ -226,13 +226,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="write when each thing happened here (etg bench), as JSON")
     parser.add_argument("--group", type=Path, default=None,
                         help="several tables, one thread each, from a JSON list of objects "
-                             "with uri, table_id, ledger and pace (one interpreter's start "
-                             "for them all)")
+                             "with uri, table_id, ledger, and optionally pace and stats (one "
+                             "interpreter's start for them all)")
     args = parser.parse_args(argv)
     levels = tuple(ProgressiveLevel(name) for name in args.levels.split(",") if name)
     if args.group is not None:
         specs = [BotTable(str(t["uri"]), str(t["table_id"]), Path(t["ledger"]), levels,
-                          float(t.get("pace", args.pace)), args.rounds, args.bots, args.seed)
+                          float(t.get("pace", args.pace)), args.rounds, args.bots, args.seed,
+                          Path(t["stats"]) if t.get("stats") else None)
                  for t in json.loads(args.group.read_text(encoding="utf-8"))]
     elif args.uri and args.table_id and args.ledger:
         specs = [BotTable(args.uri, args.table_id, args.ledger, levels, args.pace, args.rounds,
