@@ -44,6 +44,8 @@ from etg.table.linked import LinkedTable
 
 _BONUS_LEVELS = {ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY}
 WAIT_FOR_AMOUNT_S = 0.02
+PUMP_S = 0.05
+"""How often a resting table sends what its link asks for (a kiosk does each frame)."""
 """How often a table whose lock waits for the controller's amount asks its link again."""
 
 
@@ -66,6 +68,14 @@ class LinkedBotTable:
                      progressive_payout=0 if ProgressiveLevel.PROGRESSIVE_PAYOUT in linked
                      else b.progressive_payout) for b in chosen],
             source, self._apply, repeat=False)
+
+    def rest(self, seconds: float) -> None:
+        """Between rounds, as a kiosk between frames: the link's answers are still sent (the
+        meters shown, the link going down or back) while nobody plays."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not stop.requested():
+            self.link.pump()
+            time.sleep(min(PUMP_S, max(0.0, end - time.monotonic())))
 
     def play_round(self) -> None:
         self.link.pump()
@@ -194,8 +204,7 @@ def play(spec: BotTable, loaded: LoadedPaytable) -> dict[str, object]:
                 and not table.tilted:
             bot.play_round()
             played += 1
-            if spec.pace:
-                time.sleep(spec.pace)
+            bot.rest(spec.pace)
         # what is left in the outbox goes before the table says it is closed
         deadline = time.monotonic() + 10
         while link.link.depth and time.monotonic() < deadline:
