@@ -150,7 +150,35 @@ def _levels(conn: psycopg.Connection[Any]) -> tuple[list[LevelBooks], list[Diffe
                                                      f"sum to {from_rows}"))
         if not books.exact:
             differences.append(Difference(where, _imbalance(books)))
+    differences += _table_totals(conn)
     return found, differences
+
+
+def _table_totals(conn: psycopg.Connection[Any]) -> list[Difference]:
+    """Each table's running totals per level (what the pages show) against its rows."""
+    rows = _rows(conn, """
+        SELECT coalesce(t.table_id, c.table_id) AS table_id, coalesce(t.level, c.level) AS level,
+               coalesce(t.contributions, 0) AS kept_count, coalesce(c.n, 0) AS rows_count,
+               coalesce(t.wagers_cents, 0) AS kept_wagers, coalesce(c.wagers, 0) AS rows_wagers,
+               coalesce(t.millionths, 0) AS kept_millionths,
+               coalesce(c.millionths, 0) AS rows_millionths,
+               coalesce(t.cents, 0) AS kept_cents, coalesce(c.cents, 0) AS rows_cents
+        FROM floor.table_totals t FULL JOIN (
+            SELECT table_id, level, count(*) AS n, sum(wager_cents) AS wagers,
+                   sum(millionths) AS millionths,
+                   sum(to_meter_cents + to_reserve_cents + overflow_cents) AS cents
+            FROM floor.contributions GROUP BY table_id, level) c
+          ON c.table_id = t.table_id AND c.level = t.level
+        ORDER BY 1, 2""")
+    found = []
+    for row in rows:
+        for name in ("count", "wagers", "millionths", "cents"):
+            kept, summed = int(row[f"kept_{name}"]), int(row[f"rows_{name}"])
+            if kept != summed:
+                found.append(Difference(f"table {row['table_id']} level {row['level']}",
+                                        f"{name} total {kept} but its rows sum to {summed}",
+                                        row["table_id"]))
+    return found
 
 
 def _imbalance(b: LevelBooks) -> str:

@@ -78,13 +78,15 @@ def version(conn: psycopg.Connection[Any]) -> int:
     return int(row[0]) if row else 0
 
 
-def migrate(conn: psycopg.Connection[Any]) -> list[int]:
-    """Apply the migrations this database lacks; the versions applied. Connected as a
-    superuser (the roles and the first CREATE SCHEMA need one)."""
+def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]:
+    """Apply the migrations this database lacks (up to ``upto``, default all); the versions
+    applied. Connected as a superuser (the roles and the first CREATE SCHEMA need one)."""
     conn.autocommit = True
     ensure_roles(conn)
     applied = []
     for number, name, text in migrations():
+        if upto is not None and number > upto:
+            break
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK,))
             if version(conn) >= number:
@@ -96,10 +98,22 @@ def migrate(conn: psycopg.Connection[Any]) -> list[int]:
             conn.execute("INSERT INTO floor.versions (version, name) VALUES (%s, %s)",
                          (number, name))
             conn.execute("RESET ROLE")
-            if number == 1:
-                _grant(conn)
+            _grant(conn)  # again after each: a view made anew has lost its grants
             applied.append(number)
+    _database_rights(conn)
     return applied
+
+
+def _database_rights(conn: psycopg.Connection[Any]) -> None:
+    """Only the floor's roles may connect, and nobody makes temporary tables (by default
+    anyone may do both). Set on every migrate: a database copied from a template does not
+    copy the template's own rights."""
+    database = sql.Identifier(conn.info.dbname)
+    conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(
+        database))
+    for role in (TABLES, ADMIN, READER):
+        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
+            database, sql.Identifier(role)))
 
 
 def _bootstrap(conn: psycopg.Connection[Any]) -> None:
