@@ -163,7 +163,9 @@ def _phase(folder: Path, server: Server, uris: dict[str, str], paytable: Path, p
     if tables:
         downs = [min((t for t in table["down_at"] if t >= lost), default=None)
                  for table in tables]
-        drains = [min((t for t in table["drained_at"] if t >= back), default=None)
+        # a table with nothing waiting at the loss is drained when its link is back
+        drains = [min((t for t in table["drained_at"] if t >= back),
+                      default=min((t for t in table["up_at"] if t >= back), default=None))
                   for table in tables]
         tables[0]["down_s"] = None if None in downs else max(downs) - lost  # type: ignore[type-var]
         tables[0]["drain_s"] = None if None in drains else max(drains) - back  # type: ignore[type-var]
