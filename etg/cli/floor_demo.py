@@ -43,8 +43,10 @@ MAX_TABLES = 64
               help="The linked levels, comma-separated (progressive_payout too, if wanted).")
 @click.option("--seed", type=int, default=None, help="Seeded bots (demo ledgers only).")
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Site configuration directory (its cabinet.yaml and "
-                                 "paytables/); default: the usual one.")
+              default=None,
+              help="Site configuration directory with cabinet.yaml, whose active paytable the "
+                   "tables play (default: ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a "
+                   "cabinet; etg paths shows it).")
 @click.option("--json", "as_json", is_flag=True,
               help="No live view: print one JSON object at the end (with --rounds).")
 def floor_demo(tables: int, rounds: int | None, windowed: bool, linked: str, seed: int | None,
