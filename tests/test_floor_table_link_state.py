@@ -100,3 +100,20 @@ def test_the_link_stops_cleanly_when_it_never_reached_the_controller(tmp_path: P
     link.start()
     link.stop(timeout=10)
     assert link.depth == 0 and link.refusal is None
+
+
+def test_a_link_the_paytable_cannot_take_tilts_the_table_with_the_reason(tmp_path: Path) -> None:
+    from etg.config.cabinet import Link
+    from etg.ledger.store import Ledger
+    from etg.table.controller import Table
+    from etg.table.linked import LinkedTable
+    from tests.ledger_support import paytable as shipped
+
+    table = Table.open(Ledger.open(tmp_path / "t.db"), shipped(), jackpot_rules=JackpotRules())
+    uri = f"postgresql://t:pw@127.0.0.1:{closed_port()}/floor"
+    plain = LinkedTable(table, Link(uri, "t1", (PRIMARY, PRIMARY)))
+    assert not plain.link_levels()
+    assert table.tilt is not None
+    assert table.tilt.message == ("link: cabinet.yaml's link cannot be applied: each linked "
+                                  "level is named once")
+    table.close()

@@ -72,7 +72,12 @@ class LinkedTable:
             return True
         if state.phase not in BETWEEN_ROUNDS or self.table.tilted:
             return False
-        self._send(LinkLevels(self.config.levels), LINK_ACTOR)
+        try:
+            self._send(LinkLevels(self.config.levels), LINK_ACTOR)
+        except Refused as refused:  # cabinet.yaml links what this paytable cannot: a tilt
+            self.table.tilt_for([Problem("link", f"cabinet.yaml's link cannot be applied: "
+                                                 f"{refused.message}")])
+            return False
         return True
 
     def pump(self) -> int:
