@@ -39,6 +39,8 @@ MEASURED = {
     "engine": ("engine_rounds_per_s", "engine_workload"),
     "frame": ("frame_ms", "cold_start_source_s"),
     "ledger": ("commit_ms", "commit_rate_ratio"),
+    "link": ("link_display_ms_p99", "link_ack_ms_p99", "link_down_s", "link_drain_s",
+             "link_tables"),
     "ledger_scale": ("ledger_bytes_per_round", "disk_bytes_per_round",
                      "disk_bytes_per_round_each_alone", "startup_s_empty", "startup_s_1m",
                      "verify_full_rounds_per_s", "export_peak_rss_mb"),

@@ -28,7 +28,7 @@ FIXTURES = sorted(REPLAY.glob("rounds-*.json"))
 # Fields the state has gained since the fixtures were recorded, with the value a table that
 # never used them holds: a state at these values is the state that was recorded.
 ADDED_SINCE: dict[str, Any] = {"dealer": None, "dealer_burn_due": False, "jackpot_rules": None,
-                               "jackpot": None}
+                               "jackpot": None, "linked": [], "link_down": False}
 
 
 def _digest(state: TableState) -> str:

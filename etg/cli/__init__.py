@@ -14,12 +14,12 @@ One module per family of commands, each adding its commands to :data:`main`:
 
 from __future__ import annotations
 
-from etg.cli import figures, floor, ledger, paths, paytables, play, release
+from etg.cli import figures, floor, floor_demo, ledger, paths, paytables, play, release
 from etg.cli.pin import pin
 from etg.cli.play import check_software
 from etg.cli.program import main
 
 main.add_command(pin)
 
-__all__ = ["check_software", "figures", "floor", "ledger", "main", "paths", "paytables",
-           "play", "release"]
+__all__ = ["check_software", "figures", "floor", "floor_demo", "ledger", "main", "paths",
+           "paytables", "play", "release"]

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from etg.core.floor import dealer_id_problem
 from etg.core.jackpot import DEFAULT_HAND_PAY_CENTS
-from etg.core.paytable import Violation
+from etg.core.paytable import ProgressiveLevel, Violation
 
 _STRICT: dict[str, Any] = {"extra": "forbid", "strict": True}
 
@@ -103,6 +103,24 @@ class Freshness:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """The table's link to the floor's progressive controller (SPEC §13, issue 27).
+
+    ``uri``: the controller's PostgreSQL connection string with this table's own role
+    (``postgresql://table_t01:…@host/floor``), which may only call the controller's
+    functions. ``table_id``: the table's name on the floor. ``levels``: the meters the
+    controller keeps for the whole link (``primary``, ``secondary``, and
+    ``progressive_payout`` where the operator links it).
+    """
+
+    uri: str
+    table_id: str
+    levels: tuple[ProgressiveLevel, ...] = (ProgressiveLevel.PRIMARY,
+                                            ProgressiveLevel.SECONDARY)
+    __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
+
+
+@dataclass(frozen=True, slots=True)
 class Cabinet:
     """One cabinet's settings, as read from ``cabinet.yaml``.
 
@@ -121,6 +139,8 @@ class Cabinet:
     menu, one of :data:`ATTENDANT_KEYS`; the menu never has a visible button.
     ``return_band``: the returns every wager of the active paytable must lie in;
     ``None``: only the rule that no wager returns 100 % or more.
+    ``link``: the floor's progressive controller this table is linked to; ``None``: a
+    standalone table, its meters in its own ledger (SPEC §13).
     """
 
     active_paytable: str
@@ -140,6 +160,7 @@ class Cabinet:
     ledger_min_free_mb: int = 512
     return_band: ReturnBand | None = None  # every wager's return must lie in it (issue 26)
     freshness: Freshness = Freshness()  # the chain's head remembered outside the data directory
+    link: Link | None = None  # the floor's linked progressives (SPEC §13); None: standalone
     __pydantic_config__: ClassVar[dict[str, Any]] = _STRICT
 
     def paytable_path(self, cabinet_file: Path) -> Path:
@@ -212,6 +233,8 @@ def cabinet_violations(cabinet: Cabinet, cabinet_file: Path) -> list[Violation]:
                                                f"< 100, not {band.min_percent:g} and "
                                                f"{band.max_percent:g}"))
     out += _freshness_violations(cabinet.freshness)
+    if cabinet.link is not None:
+        out += link_violations(cabinet.link)
     sound = cabinet.sound
     if not 0 <= sound.volume <= MAX_VOLUME:
         out.append(Violation(("sound", "volume"), f"must be between 0 and {MAX_VOLUME}, "
@@ -244,6 +267,30 @@ def _freshness_violations(freshness: Freshness) -> list[Violation]:
         out.append(Violation(("freshness", "increment_every_s"),
                              f"must be between {low} and {high} seconds, "
                              f"not {freshness.increment_every_s}"))
+    return out
+
+
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+"""A table's name on the floor: it names its controller role (``table_<id>``) too."""
+_URI_SCHEMES = ("postgresql://", "postgres://")
+
+
+def link_violations(link: Link) -> list[Violation]:
+    """What cannot work in the cabinet's ``link``."""
+    out: list[Violation] = []
+    if not link.uri.startswith(_URI_SCHEMES):
+        out.append(Violation(("link", "uri"), "must be a PostgreSQL connection string "
+                                              "(postgresql://role:password@host/database)"))
+    if not TABLE_ID.fullmatch(link.table_id):
+        out.append(Violation(("link", "table_id"), f"must be 1 to 32 lower-case letters, "
+                                                   f"digits, - and _, starting with a letter "
+                                                   f"or digit, not {link.table_id!r}"))
+    if not link.levels:
+        out.append(Violation(("link", "levels"), "must name at least one level (primary, "
+                                                 "secondary, progressive_payout); no link: "
+                                                 "leave link out"))
+    elif len(set(link.levels)) != len(link.levels):
+        out.append(Violation(("link", "levels"), "each level once"))
     return out
 
 

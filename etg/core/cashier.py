@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from etg.core.events import Events, HandPaid, ProgressiveAwarded, WagerSettled
+from etg.core.events import Events, HandPaid, LinkedHitPending, ProgressiveAwarded, WagerSettled
 from etg.core.evolve import evolve
 from etg.core.jackpot import HeldAward, ValidatorRole
 from etg.core.paytable import PayoutLimit, PayoutLimitScope, ProgressiveLevel
@@ -190,7 +190,17 @@ class Cashier:
             self._clear(held.seat, held.spot, (_SPOT_FIELDS[kind],))
 
     def award(self, level: ProgressiveLevel, seat: int, spot: int, percent: int) -> None:
-        """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it."""
+        """Pay ``percent`` of the meter as it stands now (MD Ch. 10 D(4)), then reset it.
+
+        A linked level's meter is the floor controller's: the award is held in the jackpot
+        lock with no amount until the controller confirms it (SPEC §13).
+        """
+        if self.s.linked and self.s.linked_meter(level) is not None:
+            self.events.record(LinkedHitPending, level, seat, spot, percent)
+            self.held.append(HeldAward(seat, spot, Payment(WagerKind.PROGRESSIVE, Result.WON,
+                                                           0), 0, 0, False, level, percent,
+                                       False))
+            return
         index = LEVELS.index(level)
         rules = self.s.paytable.meter(level)
         state = self.meters[index]

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from etg.core.jackpot import JackpotRules, ValidatorRole
-from etg.core.paytable import Decision, Paytable
+from etg.core.linked import LinkedMeter
+from etg.core.paytable import Decision, Paytable, ProgressiveLevel
 from etg.core.shoe import ShoeDraw
 from etg.core.wheel import WheelStops
 
@@ -252,9 +253,59 @@ class SetJackpotRules:
     rules: JackpotRules | None
 
 
+@dataclass(frozen=True, slots=True)
+class LinkLevels:
+    """The cabinet's link (``cabinet.yaml``): these levels are kept by the floor's controller.
+
+    Between rounds only; an empty tuple unlinks the table (SPEC §13).
+    """
+
+    levels: tuple[ProgressiveLevel, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLinkedMeters:
+    """The linked meters as the floor's controller answered them: recorded, then shown.
+
+    The controller's answer enters the engine as a recorded value, as an RNG draw
+    does, so replaying the ledger shows exactly what was shown (SPEC §13).
+    """
+
+    meters: tuple[LinkedMeter, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetLinkStatus:
+    """The link to the floor's controller went down (``up`` False) or came back.
+
+    While it is down the table refuses the wagers that feed a linked meter; the base
+    game and the unlinked wagers go on (issue 27, item 3).
+    """
+
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmLinkedHit:
+    """The controller's amount for a linked hit the jackpot lock holds (SPEC §13).
+
+    ``hit_id`` and ``order_no`` are the controller's record of the hit and its place
+    among near-simultaneous hits on the level; ``meter_after`` the level after its reset.
+    """
+
+    level: ProgressiveLevel
+    seat: int
+    spot: int
+    amount: int
+    hit_id: int
+    order_no: int
+    meter_after: int
+
+
 Command = (
     Shuffle | OpenBets | PlaceWager | PlaceBonusSpin | ClearWagers | RepeatWagers | DoubleWagers
     | CloseBets | Deal | Settle | Decide | CloseDecisions | WarDeal | Spin | Void | NextRound
     | CashIn | CashOut | SwitchPaytable | VoidWager | MarkAbandoned
     | ValidateJackpot | SignInDealer | Tip | SetJackpotRules
+    | LinkLevels | ShowLinkedMeters | SetLinkStatus | ConfirmLinkedHit
 )

@@ -32,9 +32,11 @@ from etg.core.commands import (
     CloseBets,
     CloseDecisions,
     Command,
+    ConfirmLinkedHit,
     Deal,
     Decide,
     DoubleWagers,
+    LinkLevels,
     MarkAbandoned,
     NextRound,
     OpenBets,
@@ -42,7 +44,9 @@ from etg.core.commands import (
     PlaceWager,
     RepeatWagers,
     SetJackpotRules,
+    SetLinkStatus,
     Settle,
+    ShowLinkedMeters,
     Shuffle,
     SignInDealer,
     Spin,
@@ -68,6 +72,7 @@ from etg.core.events import (
     JackpotLocked,
     JackpotRulesSet,
     JackpotValidated,
+    LinkedContributed,
     PaytableSwitched,
     ProgressiveContributed,
     RoundComplete,
@@ -82,6 +87,14 @@ from etg.core.events import (
 from etg.core.evolve import evolve
 from etg.core.floor import sign_in, tip
 from etg.core.jackpot import AfterJackpot, JackpotLock, paid_on_validation
+from etg.core.link import (
+    confirm_linked_hit,
+    link_levels,
+    linked_wager_refusal,
+    set_link_status,
+    show_linked_meters,
+    unconfirmed_refusal,
+)
 from etg.core.money import format_cents as _money
 from etg.core.paytable import (
     AbandonedWager,
@@ -209,6 +222,10 @@ def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, Even
     if problems:
         raise Refused(Reason.INVALID_PAYTABLE, f"not a valid paytable: {problems[0].message}")
     fresh = new_table(c.paytable)
+    for linked in s.linked:
+        if c.paytable.meter(linked.level) is None:
+            raise Refused(Reason.NOT_OFFERED, f"the new paytable has no {linked.level.value} "
+                                              f"meter for the floor's linked level")
     meters: list[MeterState | None] = list(fresh.meters)
     carried: list[ProgressiveLevel] = []
     for i, level in enumerate(LEVELS):
@@ -222,7 +239,7 @@ def _switch_paytable(s: TableState, c: SwitchPaytable) -> tuple[TableState, Even
         carried.append(level)
     switched = evolve(fresh, round=new_round(c.paytable, s.round.number), meters=tuple(meters),
                       house=s.house, dealer=s.dealer, dealer_burn_due=s.dealer_burn_due,
-                      jackpot_rules=s.jackpot_rules)
+                      jackpot_rules=s.jackpot_rules, linked=s.linked, link_down=s.link_down)
     return switched, Events.of(PaytableSwitched, s.paytable.id, c.paytable.id, tuple(carried))
 
 
@@ -268,6 +285,8 @@ def _place(s: TableState, c: PlaceWager) -> tuple[TableState, Events]:
         wagers = evolve(current, initial=total)
     elif kind is _PROGRESSIVE_PAYOUT:
         _need_progressive_payout(p, current.initial, current.progressive_payout, amount)
+        if s.linked:
+            linked_wager_refusal(s, ProgressiveLevel.PROGRESSIVE_PAYOUT)
         total = amount
         wagers = evolve(current, progressive_payout=total)
     elif kind is _BONUS_SPIN:
@@ -400,6 +419,8 @@ def _replace_row(s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: i
                 _need_limit("Tie Wager", limits.tie, after.tie)
             if after.progressive_payout:
                 _need_progressive_payout(p, after.initial, 0, after.progressive_payout)
+                if s.linked:
+                    linked_wager_refusal(s, ProgressiveLevel.PROGRESSIVE_PAYOUT)
             placed += after.on_table
         if after is not before:
             for kind, was, now in ((_INITIAL, before.initial, after.initial),
@@ -446,6 +467,9 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
         meter, wagers = meters[i], fed_by[i]
         if meter is None or not wagers:
             continue
+        if s.linked and s.linked_meter(level) is not None:
+            _contribute_linked(s, level, events)  # the floor's controller adds the share
+            continue
         rules = s.paytable.meter(level)
         if rules is None:
             continue
@@ -455,6 +479,21 @@ def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
                       done.to_reserve, after.cents)
     r = evolve(r, placed=r.wagers, bonus_placed=r.bonus_spin, meters_before=s.meters)
     return evolve(s, phase=Phase.BETS_CLOSED, round=r, meters=tuple(meters)), events
+
+
+def _contribute_linked(s: TableState, level: ProgressiveLevel, events: Events) -> None:
+    """Each seat's wagers feeding the linked ``level``, for the outbox to ship (SPEC §13).
+
+    Per seat, as the controller keys a contribution by (table, round, seat, level).
+    """
+    r = s.round
+    for seat in range(1, s.paytable.seats + 1):
+        if level is ProgressiveLevel.PROGRESSIVE_PAYOUT:
+            wagers = sum(w.progressive_payout for w in r.wagers[seat - 1])
+        else:
+            wagers = r.bonus_spin[seat - 1]
+        if wagers:
+            events.record(LinkedContributed, level, seat, wagers)
 
 
 # --- the deals (MD Ch. 8, Ch. 9 H) ----------------------------------------------------------
@@ -711,6 +750,7 @@ def _validate_jackpot(s: TableState, c: ValidateJackpot) -> tuple[TableState, Ev
         raise Refused(Reason.NO_JACKPOT, "there is no jackpot to validate")
     if not c.validator.strip():
         raise Refused(Reason.NO_JACKPOT, "a validation names the floorperson who made it")
+    unconfirmed_refusal(s)
     if c.validator == s.dealer:
         # MD Ch. 9 J(4)(c): "a floorperson or above validates"; the dealer whose table it
         # is never validates its own jackpot, whatever PIN is offered (SPEC §5).
@@ -763,6 +803,13 @@ def _void(s: TableState, c: Void) -> tuple[TableState, Events]:
     if not c.reason.strip():
         raise Refused(Reason.WRONG_PHASE, "a void needs a reason")
     r = s.round
+    if s.jackpot is not None and any(a.linked is not None for a in s.jackpot.awards):
+        # SPEC §13: the floor's controller has paid (or will pay) the level for this hit and
+        # reset it on every linked table; only the validation finishes such a round.
+        raise Refused(Reason.JACKPOT_PAID,
+                      f"round {r.number} holds a linked progressive hit: the floor's meter is "
+                      f"paid for it, so the round is finished by its validation, not voided "
+                      f"(SPEC §13; MD Ch. 9 J(4))")
     if paid_on_validation(r.settled(), s.jackpot_rules):
         # SPEC §2: what a validated jackpot paid stays paid and on its meters; a void would
         # put a paid meter back on display (a jackpot paid twice) and lose the hand pay.
@@ -930,6 +977,9 @@ def _need_bonus_spin(s: TableState, seat: int, amount: int, initial: bool | None
         choices = " or ".join(_money(d) for d in bonus.denominations_cents)
         raise Refused(Reason.WRONG_AMOUNT,
                       f"a Bonus Spin wager is {choices} (MD Ch. 7 F(4)), not {_money(amount)}")
+    if s.linked:
+        linked_wager_refusal(s, ProgressiveLevel.PRIMARY)
+        linked_wager_refusal(s, ProgressiveLevel.SECONDARY)
     if initial is None:
         initial = any(w.initial for w in s.round.wagers[seat - 1])
     if not initial:
@@ -955,7 +1005,10 @@ _JACKPOT = Phase.JACKPOT
 
 # MD Ch. 9 J(4)(c): while a jackpot waits for its validation, play stops; the supervisor may
 # still void the round, and a seat with nothing in the round may still be paid out.
-_IN_JACKPOT_LOCK = frozenset({ValidateJackpot, Void, CashOut})
+# SPEC §13: the controller's answers (its meters, its amount for a linked hit, the link's
+# state) come in whatever the table is doing.
+_IN_JACKPOT_LOCK = frozenset({ValidateJackpot, Void, CashOut, ShowLinkedMeters, SetLinkStatus,
+                              ConfirmLinkedHit})
 
 _Handler = Callable[[TableState, Any], tuple[TableState, Events]]
 _HANDLERS: dict[type, _Handler] = {
@@ -966,5 +1019,7 @@ _HANDLERS: dict[type, _Handler] = {
     Void: _void, NextRound: _next_round, CashIn: _cash_in, CashOut: _cash_out,
     SwitchPaytable: _switch_paytable, VoidWager: _void_wager, MarkAbandoned: _mark_abandoned,
     ValidateJackpot: _validate_jackpot, SignInDealer: sign_in,
-    Tip: tip, SetJackpotRules: _set_jackpot_rules,
+    Tip: tip, SetJackpotRules: _set_jackpot_rules, LinkLevels: link_levels,
+    ShowLinkedMeters: show_linked_meters, SetLinkStatus: set_link_status,
+    ConfirmLinkedHit: confirm_linked_hit,
 }

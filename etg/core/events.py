@@ -18,6 +18,7 @@ from typing import Any
 from etg.core.cards import Card
 from etg.core.commands import BetKind, ShuffleReason, VoidTarget
 from etg.core.jackpot import HeldAward, ValidatorRole
+from etg.core.linked import LinkedMeter
 from etg.core.paytable import AbandonedWager, Decision, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment, WagerKind
 from etg.core.wheel import WheelStops
@@ -298,6 +299,66 @@ class JackpotRulesSet:
     previous: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class LevelsLinked:
+    """The levels the floor's controller keeps for this table from now on (SPEC §13)."""
+
+    levels: tuple[ProgressiveLevel, ...]
+    previous: tuple[ProgressiveLevel, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedContributed:
+    """A seat's wagers feeding a linked level this round, taken at No More Bets.
+
+    The table's outbox ships it to the controller, which adds the level's share
+    (MD Ch. 10 C(1), D(3)(a)); the key (round, seat, level) makes a retry count once.
+    """
+
+    level: ProgressiveLevel
+    seat: int
+    wager_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedMetersShown:
+    """The linked meters the controller answered, now on the table's screens."""
+
+    meters: tuple[LinkedMeter, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStatusChanged:
+    """The link to the floor's controller went down or came back (issue 27, item 3)."""
+
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedHitPending:
+    """A linked meter won: held in the jackpot lock until the controller says its amount."""
+
+    level: ProgressiveLevel
+    seat: int
+    spot: int  # 0 for the Bonus Spin
+    percent: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedHitConfirmed:
+    """The controller's amount for a linked hit; paid once validated (MD Ch. 9 J(4))."""
+
+    round_number: int
+    level: ProgressiveLevel
+    seat: int
+    spot: int
+    amount: int
+    hit_id: int
+    order_no: int
+    meter_after: int
+    hand_pay: bool
+
+
 Event = (
     ShoeShuffled | BetsOpened | WagerPlaced | WagersCleared | BetsClosed | CardsBurned | CardDealt
     | CutCardOut | DecisionsOpened | DecisionMade | WagerSettled | ProgressiveContributed
@@ -305,6 +366,8 @@ Event = (
     | RoundComplete | RoundVoided | TableCleared | CreditsIn | CreditsOut | PaytableSwitched
     | WagerVoided | SeatAbandoned
     | JackpotLocked | JackpotValidated | HandPaid | DealerSignedIn | TipGiven | JackpotRulesSet
+    | LevelsLinked | LinkedContributed | LinkedMetersShown | LinkStatusChanged | LinkedHitPending
+    | LinkedHitConfirmed
 )
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from etg.core.paytable import ProgressiveLevel
 from etg.core.settle import Payment, WagerKind
 
 DEFAULT_HAND_PAY_CENTS = 120_000
@@ -81,6 +82,10 @@ class HeldAward:
     ``win`` is the winnings after the payout limit (``capped`` withheld by it);
     ``hand_pay``: paid by the attendant, not to the credits. The stake a
     payment returns always goes back to the credits: it is the player's own.
+
+    A linked meter's award (SPEC §13) names its ``linked`` level and ``percent``;
+    until the floor's controller says its amount it is held with none
+    (``confirmed`` False), and the lock cannot be validated.
     """
 
     seat: int
@@ -89,6 +94,9 @@ class HeldAward:
     win: int
     capped: int
     hand_pay: bool
+    linked: ProgressiveLevel | None = None
+    percent: int = 0
+    confirmed: bool = True
 
     @property
     def to_credits(self) -> int:
@@ -117,6 +125,11 @@ class JackpotLock:
     @property
     def hand_pay_amount(self) -> int:
         return sum(a.by_attendant for a in self.awards)
+
+    @property
+    def unconfirmed(self) -> tuple[HeldAward, ...]:
+        """The linked awards still waiting for the controller's amount (SPEC §13)."""
+        return tuple(a for a in self.awards if not a.confirmed)
 
     @property
     def seats(self) -> tuple[int, ...]:

@@ -46,6 +46,8 @@ class Reason(Enum):
     INVALID_DEALER = "invalid_dealer"
     ALREADY_SIGNED_IN = "already_signed_in"
     NO_DEALER = "no_dealer"  # MD Ch. 2 D: a tip goes to the dealer at the table
+    LINK_DOWN = "link_down"  # SPEC §13: a linked wager waits for the floor's controller
+    LINK_PENDING = "link_pending"  # SPEC §13: a linked hit waits for the controller's amount
 
 
 class Refused(ValueError):

@@ -14,6 +14,7 @@ from typing import Any
 from etg.core.cards import Card
 from etg.core.events import WagerSettled
 from etg.core.jackpot import JackpotLock, JackpotRules
+from etg.core.linked import LinkedMeter
 from etg.core.paytable import Decision, Paytable, ProgressiveLevel, SettleFrom
 from etg.core.progressive import MeterState, initial_state
 from etg.core.settle import Outcome, Payment, compare
@@ -179,6 +180,10 @@ class TableState:
     dealer_burn_due: bool = False  # a new dealer's first card is still to be burned
     jackpot_rules: JackpotRules | None = None  # None: awards are never held (see etg.core.jackpot)
     jackpot: JackpotLock | None = None  # the awards held while the phase is JACKPOT
+    # SPEC §13: the levels the floor's controller keeps, with the amounts it last answered;
+    # their meters above stay as they were when linked (see etg.core.linked)
+    linked: tuple[LinkedMeter, ...] = ()
+    link_down: bool = False  # the controller cannot be reached: linked wagers are refused
 
     @property
     def on_table(self) -> int:
@@ -188,6 +193,22 @@ class TableState:
 
     def meter(self, level: ProgressiveLevel) -> MeterState | None:
         return self.meters[LEVELS.index(level)]
+
+    def linked_meter(self, level: ProgressiveLevel) -> LinkedMeter | None:
+        """The level as the floor's controller keeps it, or None: this table's own meter."""
+        for linked in self.linked:
+            if linked.level is level:
+                return linked
+        return None
+
+    def shown_meter(self, level: ProgressiveLevel) -> int | None:
+        """The amount a screen shows for ``level``: the controller's for a linked level (None
+        until it has answered), the table's own meter otherwise (None: no such meter)."""
+        linked = self.linked_meter(level)
+        if linked is not None:
+            return linked.cents
+        meter = self.meters[LEVELS.index(level)]
+        return None if meter is None else meter.cents
 
     def seat_wagers(self, seat: int) -> tuple[SpotWagers, ...]:
         return self.round.wagers[seat - 1]

@@ -1,27 +1,32 @@
 """What a linked table's own ledger recorded for the link, read for ``etg floor reconcile``.
 
-The table's side (etg/floor/outbox*.py) commits each linked round's contributions
-to the table's SQLite ledger with the round (write before show), then ships them;
-the controller's confirmed hits go there too. The shapes agreed in docs/floor.md:
+The table's side (:mod:`etg.floor.outbox`) commits each linked round's contributions
+to the table's SQLite ledger with the command that makes them (write before show),
+then ships them; the controller's confirmed hits are journaled there too. Both are
+entries of the ledger's own chain, signed like the rest of it:
 
-- ``floor_outbox(table_id TEXT, round INTEGER, seat INTEGER, level TEXT,
-  wager_cents INTEGER, acked_at TEXT NULL, PRIMARY KEY (round, seat, level))``:
-  every contribution, acknowledged (``acked_at``) or still waiting.
-- ``floor_hits(table_id TEXT, round INTEGER, seat INTEGER, level TEXT,
-  amount_cents INTEGER, hit_id INTEGER, PRIMARY KEY (round, seat, level))``: the
-  amounts the controller confirmed for the table's linked hits.
+- ``link_contribution`` event-log entries: ``{"round", "rows": [[seat, level,
+  wager_cents], ...]}``, every contribution, shipped or not (acknowledged up to the
+  entry named by the setting ``link_acked_seq``);
+- ``linked_hit`` event-log entries: the amount the controller confirmed for a hit of
+  the table (``round``, ``seat``, ``level``, ``amount``, ``hit_id``, ...);
+- the setting ``link_table_id``: the table's name on the floor.
 
-The ledger is opened read-only (``mode=ro``): reconciling never writes a ledger and
-works beside a running kiosk.
+The ledger is opened read-only: reconciling never writes a ledger and works beside a
+running kiosk.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from etg.floor.functions import Contribution
+from etg.floor.outbox import TABLE_SETTING, ledger_contributions
 from etg.floor.reconcile import LocalBook, LocalHit
+from etg.ledger.store import Ledger, LedgerError
+
+HIT_KIND = "linked_hit"
+"""The event-log kind of a linked hit's confirmed amount (written by etg.table.bookkeeper)."""
 
 
 class LocalBookError(Exception):
@@ -33,31 +38,23 @@ def read_local_book(ledger: Path) -> LocalBook:
     if not ledger.is_file():
         raise LocalBookError(f"{ledger}: no such ledger")
     try:
-        conn = sqlite3.connect(f"{ledger.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as error:
+        opened = Ledger.open_readonly(ledger)
+    except LedgerError as error:
         raise LocalBookError(f"{ledger}: cannot open: {error}") from None
     try:
-        names = {row[0] for row in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "floor_outbox" not in names:
-            raise LocalBookError(f"{ledger}: not a linked table's ledger (no floor_outbox)")
-        contributions = conn.execute(
-            "SELECT table_id, round, seat, level, wager_cents FROM floor_outbox "
-            "ORDER BY round, seat, level").fetchall()
-        hits = (conn.execute("SELECT table_id, round, seat, level, amount_cents FROM floor_hits "
-                             "ORDER BY round, seat, level").fetchall()
-                if "floor_hits" in names else None)
-    except sqlite3.Error as error:
+        with opened.reading():
+            table_id = opened.setting(TABLE_SETTING)
+            if table_id is None:
+                raise LocalBookError(f"{ledger}: not a linked table's ledger (no "
+                                     f"{TABLE_SETTING} setting)")
+            contributions = tuple(Contribution(row.round, row.seat, row.level.value,
+                                               row.wager_cents)
+                                  for row in ledger_contributions(opened))
+            hits = tuple(LocalHit(int(e["details"]["round"]), int(e["details"]["seat"]),
+                                  str(e["details"]["level"]), int(e["details"]["amount"]))
+                         for e in opened.event_log(HIT_KIND))
+    except (LedgerError, ValueError, KeyError) as error:
         raise LocalBookError(f"{ledger}: cannot read its outbox: {error}") from None
     finally:
-        conn.close()
-    tables = {row[0] for row in contributions} | {row[0] for row in hits or []}
-    if len(tables) > 1:
-        raise LocalBookError(f"{ledger}: rows of several tables: {', '.join(sorted(tables))}")
-    if not tables:
-        raise LocalBookError(f"{ledger}: no linked contributions recorded")
-    return LocalBook(
-        tables.pop(),
-        tuple(Contribution(int(r), int(s), str(lv), int(w)) for _, r, s, lv, w in contributions),
-        None if hits is None else tuple(LocalHit(int(r), int(s), str(lv), int(a))
-                                        for _, r, s, lv, a in hits))
+        opened.close()
+    return LocalBook(table_id, contributions, hits)

@@ -43,6 +43,7 @@ from etg.core.events import (
     Event,
     HandPaid,
     JackpotLocked,
+    LinkedHitConfirmed,
     ProgressiveAwarded,
     ProgressiveContributed,
     WagerSettled,
@@ -126,7 +127,7 @@ PROGRESSIVE_CONTRIBUTION_MILLIONTHS: dict[ProgressiveLevel, str] = {
 
 PROGRESSIVE_HITS: dict[ProgressiveLevel, str] = {
     level: f"progressive.hits.{level.value}" for level in ProgressiveLevel}
-"""ProgressiveAwarded events of that level."""
+"""ProgressiveAwarded events of that level, and a linked level's confirmed hits."""
 
 PROGRESSIVE_AMOUNT: dict[ProgressiveLevel, str] = {
     level: f"progressive.amount.{level.value}" for level in ProgressiveLevel}
@@ -282,6 +283,11 @@ def round_meters(record: dict[str, Any]) -> Meters:
                 _add(meters, seat, PROGRESSIVE_HITS[level], 1)
                 _add(meters, seat, PROGRESSIVE_AMOUNT[level], amount)
                 awarded.append((seat, amount))
+            case LinkedHitConfirmed(level=level, seat=seat, amount=amount):
+                # SPEC §13: a linked level's hit, paid at the controller's amount; always
+                # under validation (a JackpotLocked), so never in ``awarded``
+                _add(meters, seat, PROGRESSIVE_HITS[level], 1)
+                _add(meters, seat, PROGRESSIVE_AMOUNT[level], amount)
             case JackpotLocked():
                 validated = True
             case HandPaid(seat=seat, amount=amount):

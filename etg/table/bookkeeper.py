@@ -33,6 +33,10 @@ from etg.core.events import (
     JackpotLocked,
     JackpotRulesSet,
     JackpotValidated,
+    LevelsLinked,
+    LinkedContributed,
+    LinkedHitConfirmed,
+    LinkStatusChanged,
     PaytableSwitched,
     RoundComplete,
     RoundVoided,
@@ -43,6 +47,7 @@ from etg.core.events import (
 )
 from etg.core.jackpot import ValidatorRole
 from etg.core.state import LEVELS, TableState
+from etg.floor.outbox import OUTBOX_KIND, OutboxRow, entry_details
 from etg.ledger.codec import dump_event
 from etg.ledger.meters import round_meters
 from etg.ledger.store import CHECKPOINT_EVERY, Ledger
@@ -128,8 +133,13 @@ class Bookkeeper:
         """
         ledger, state, actor, at = self.ledger, accepted.state, accepted.actor, accepted.at
         paytable_id = state.paytable.id
+        outbox: list[OutboxRow] = []
         for event in accepted.events:
-            if isinstance(event, CreditsIn | CreditsOut):
+            if isinstance(event, LinkedContributed):
+                # SPEC §13: the outbox row, committed with the command before it is shipped
+                outbox.append(OutboxRow(accepted.round_number, event.seat, event.level,
+                                        event.wager_cents))
+            elif isinstance(event, CreditsIn | CreditsOut):
                 kind = "cash_in" if isinstance(event, CreditsIn) else "cash_out"
                 ledger.log(kind, actor or "attendant",
                            {"seat": event.seat, "amount": event.amount,
@@ -173,6 +183,8 @@ class Bookkeeper:
                 opened = None
                 if event.round_number % self.checkpoint_every == 0:
                     ledger.save_checkpoint("interval", state)
+        if outbox:
+            ledger.log(OUTBOX_KIND, actor, entry_details(outbox), at)
         return opened
 
     def _record(self, state: TableState, finished: RoundComplete | RoundVoided, at: str,
@@ -221,7 +233,7 @@ def _code(card: Any) -> str | None:
 
 
 _FLOOR_EVENTS = (JackpotLocked, JackpotValidated, HandPaid, DealerSignedIn, TipGiven,
-                 JackpotRulesSet)
+                 JackpotRulesSet, LevelsLinked, LinkStatusChanged, LinkedHitConfirmed)
 
 
 def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
@@ -251,6 +263,17 @@ def _floor_entry(event: Any) -> tuple[str, dict[str, Any]]:
             return "tip", {"seat": seat, "dealer": dealer, "amount": amount}
         case JackpotRulesSet(hand_pay_cents=cents, previous=previous):
             return "jackpot_rules", {"hand_pay_cents": cents, "previous": previous}
+        case LevelsLinked(levels=levels, previous=previous):  # SPEC §13
+            return "link_levels", {"levels": [level.value for level in levels],
+                                   "previous": [level.value for level in previous]}
+        case LinkStatusChanged(up=up):
+            return "link_status", {"up": up}
+        case LinkedHitConfirmed():
+            return "linked_hit", {"round": event.round_number, "level": event.level.value,
+                                  "seat": event.seat, "spot": event.spot,
+                                  "amount": event.amount, "hit_id": event.hit_id,
+                                  "order_no": event.order_no, "meter_after": event.meter_after,
+                                  "hand_pay": event.hand_pay}
     raise TypeError(f"not a floor event: {event!r}")
 
 

@@ -436,6 +436,14 @@ class Table:
         log.info("%s by %s", kind, actor or "the table")
         return True
 
+    def keep_setting(self, key: str, value: str) -> bool:
+        """A ledger setting, written through the writer like a command (the link's
+        acknowledged outbox entry, SPEC §13). False if the ledger cannot take it."""
+        if self.writer.failure is not None:
+            return False
+        item = self._track(self.writer.submit(lambda: self._ledger.set_setting(key, value)))
+        return not (item.receipt.done() and item.receipt.exception() is not None)
+
     def record(self, record: Record) -> bool:
         """A screen's record of what was done on it (:mod:`etg.table.records`): an operator's
         login or action, a self-test, a PIN attempt; written as :meth:`log` writes."""

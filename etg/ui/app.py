@@ -31,6 +31,7 @@ from etg.core.flow import DealerAction, dealer_next
 from etg.core.refusal import Refused
 from etg.core.state import TableState
 from etg.table.controller import STORAGE_FAULTS, Table, TableTilted
+from etg.table.linked import LinkedTable
 from etg.table.timekeeper import Timekeeper
 from etg.ui import heap, routes
 from etg.ui.audio import Audio
@@ -86,6 +87,12 @@ class App:
         self.file_check = table.start_file_check()  # the whole-file check, beside play
         # Commits run on the ledger's writer thread: a frame never waits for the disk.
         table.start_writer()
+        # SPEC §13: a linked cabinet's link to the floor's controller, on threads of its own;
+        # each frame sends what it answered (its meters, a hit's amount, the link's state).
+        self.link: LinkedTable | None = None
+        if cabinet.link is not None:
+            self.link = LinkedTable(table, cabinet.link, send=table.submit)
+            self.link.start()
         # Headless, the App's clock is not real time: each frame waits for the commits sent
         # before it and in it, so what is drawn never depends on the disk's speed.
         self.wait_for_commits = options.headless
@@ -195,6 +202,8 @@ class App:
         try:
             self._run()
         finally:  # nothing may still be scaling onto a window when the display closes
+            if self.link is not None:
+                self.link.close()
             self.screen.close()
             if self.dealer is not None:
                 self.dealer.screen.close()
@@ -266,6 +275,8 @@ class App:
         """The frame proper: input, clock, updates, drawing, screenshot, the demo's move."""
         for event in pygame.event.get():
             self.handle(event)
+        if self.link is not None:
+            self.link.pump()
         self._clock()
         for scene in list(self.stack):
             scene.update(self.now)

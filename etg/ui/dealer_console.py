@@ -25,6 +25,7 @@ import pygame
 
 from etg.config.cabinet import Cabinet
 from etg.core.flow import dealer_next
+from etg.core.linked import LINK_DOWN
 from etg.core.money import format_cents
 from etg.core.state import Phase, TableState
 from etg.ui import theme
@@ -191,8 +192,15 @@ class DealerScreen(Scene):
         cards = f"{shoe.remaining} CARDS IN THE SHOE" if shoe else "NO SHOE"
         draw_text(surface, cards, 28, theme.CREAM, (box.right - 30, box.y + 50), "midright")
         if state.jackpot is not None:
-            draw_text(surface, f"JACKPOT {format_cents(state.jackpot.amount)}  ·  VALIDATE",
-                      34, theme.WIN, (box.centerx, box.bottom + 20))
+            waiting = bool(state.jackpot.unconfirmed)  # a linked hit's amount (SPEC §13)
+            words = ("JACKPOT  ·  WAITING FOR THE FLOOR'S AMOUNT" if waiting else
+                     f"JACKPOT {format_cents(state.jackpot.amount)}  ·  VALIDATE")
+            draw_text(surface, words, 34, theme.WIN, (box.centerx, box.bottom + 20))
+        elif state.linked and state.link_down:
+            # issue 27 item 3: why the linked wagers are refused, on the dealer's screen too
+            draw_text(surface, f"{LINK_DOWN.upper()}  ·  LINKED WAGERS REFUSED, THE BASE GAME "
+                               f"GOES ON", 30, theme.TILT, (box.centerx, box.bottom + 20),
+                      max_width=box.width)
 
 
 @lru_cache(maxsize=1)

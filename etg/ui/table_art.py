@@ -17,6 +17,7 @@ from functools import partial
 import pygame
 
 from etg.core.cards import Card
+from etg.core.linked import LINK_DOWN
 from etg.core.money import format_cents
 from etg.core.state import LEVELS, Phase, TableState, spot_outcome
 from etg.ui import theme
@@ -119,7 +120,10 @@ class TableArt:
         shoe = shown.shoe
         dealer = _bounds(self.layout.dealer_card, self.layout.dealer_war_card)
         dealer.top, dealer.height = 64, dealer.bottom - 64 + 8  # the name above, the shadow
-        meters = tuple(None if m is None else m.cents for m in shown.meters)
+        # SPEC §13: a linked level shows the floor controller's amount, marked, and the link
+        meters = (*(None if m is None else (shown.shown_meter(level),
+                                            shown.linked_meter(level) is not None)
+                    for level, m in zip(LEVELS, shown.meters, strict=True)), shown.link_down)
         return [
             *out,
             Panel(pygame.Rect(0, 0, 1920, 64), bar,
@@ -212,11 +216,21 @@ class TableArt:
             if meter is None:
                 continue
             plate = pygame.Rect(round(x), round(y), round(w), 76)
-            draw_panel(surface, plate, theme.INK, theme.GOLD, radius=12, width=3)
-            draw_text(surface, _LEVEL_NAMES[level.value], PLAYER_TEXT, theme.GOLD,
-                      (plate.centerx, plate.y + 14))
-            draw_text(surface, format_cents(meter.cents), 38, theme.WIN,
-                      (plate.centerx, plate.y + 48), style=Style.BOLD)
+            linked = shown.linked_meter(level) is not None
+            down = linked and shown.link_down
+            draw_panel(surface, plate, theme.INK, theme.TILT if down else theme.GOLD, radius=12,
+                       width=3)
+            title, colour = _LEVEL_NAMES[level.value], theme.GOLD
+            if down:  # issue 27 item 3: the reason linked wagers are refused, on the table
+                title, colour = f"{LINK_DOWN.upper()}", theme.TILT
+            elif linked:  # the floor's pool, shared by every linked table (SPEC §13)
+                title = f"{title}  ·  LINKED"
+            draw_text(surface, title, PLAYER_TEXT, colour, (plate.centerx, plate.y + 14),
+                      max_width=plate.width - 16)
+            cents = shown.shown_meter(level)
+            draw_text(surface, "LINKED" if cents is None else format_cents(cents), 38,
+                      theme.CREAM if down else theme.WIN, (plate.centerx, plate.y + 48),
+                      style=Style.BOLD)
             y += 84
 
     def _draw_dealer(self, surface: pygame.Surface, shown: TableState,
