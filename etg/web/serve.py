@@ -14,12 +14,14 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
 
 from etg.web.app import Settings, create_app
+from etg.web.board import Board
 from etg.web.picture import read_picture, sign_view
 from etg.web.tokens import make_token, sign_key
 
@@ -27,6 +29,22 @@ SIGN_DAYS = 90
 """How long a sign link made without ``--sign-days`` stays good."""
 
 _STARTED_S = 20.0  # a server that does not listen by then will not
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, closing every page's event stream first when it stops.
+
+    An event stream never ends by itself; left open, uvicorn would wait for it until its
+    graceful-shutdown timeout and then cancel it mid-write.
+    """
+
+    def __init__(self, config: uvicorn.Config, board: Board) -> None:
+        super().__init__(config)
+        self.board = board
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await self.board.close()
+        await super().shutdown(sockets)
 
 
 class WebSetupError(Exception):
@@ -59,7 +77,7 @@ class Addresses:
     sign: str  # with a token good for ``sign_days``
 
 
-def sign_url(place: Place, port: int, config_dir: Path, *, days: float = SIGN_DAYS,
+def sign_url_for(place: Place, port: int, config_dir: Path, *, days: float = SIGN_DAYS,
              renew: bool = False, now: float | None = None) -> str:
     """The sign's address with a token good for ``days`` (``renew``: a new key first)."""
     key = sign_key(config_dir, renew=renew)
@@ -70,7 +88,7 @@ def sign_url(place: Place, port: int, config_dir: Path, *, days: float = SIGN_DA
 class Served:
     """A web server running on a thread of its own (:func:`serve`)."""
 
-    def __init__(self, server: uvicorn.Server, thread: threading.Thread,
+    def __init__(self, server: _Server, thread: threading.Thread,
                  addresses: Addresses) -> None:
         self._server = server
         self._thread = thread
@@ -106,29 +124,33 @@ def serve(conninfo: str, config_dir: Path, place: Place | None = None, *,
             raise WebSetupError(f"the floor's web server could not start: {reason}")
         time.sleep(0.02)
     addresses = Addresses(place.url(port, "/"),
-                          sign_url(place, port, config_dir, days=sign_days))
+                          sign_url_for(place, port, config_dir, days=sign_days))
     return Served(server, thread, addresses)
 
 
-def run(conninfo: str, config_dir: Path, place: Place) -> None:
-    """Serve in the foreground until SIGINT or SIGTERM (raises WebSetupError)."""
+def run(conninfo: str, config_dir: Path, place: Place, *,
+        announce: Callable[[str], None] = lambda dashboard: None) -> None:
+    """Serve in the foreground until SIGINT or SIGTERM (raises WebSetupError).
+
+    ``announce`` hears the dashboard's address once the socket is bound.
+    """
     server, sock = _prepared(conninfo, config_dir, place)
+    announce(place.url(sock.getsockname()[1], "/"))
     server.run(sockets=[sock])
 
 
-def _prepared(conninfo: str, config_dir: Path, place: Place) -> tuple[uvicorn.Server,
-                                                                      socket.socket]:
+def _prepared(conninfo: str, config_dir: Path, place: Place) -> tuple[_Server, socket.socket]:
     _check_tls(place)
     settings = Settings(conninfo=conninfo, read=read_picture, config_dir=config_dir,
                         sign_key=sign_key(config_dir), secure=place.cert is not None,
                         sign_view=sign_view)
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", lifespan="on",
+        app, log_level="warning", lifespan="on",
         ssl_certfile=str(place.cert) if place.cert else None,
         ssl_keyfile=str(place.key) if place.key else None,
-        # The event streams never end by themselves: give them a moment, then close them.
-        timeout_graceful_shutdown=1)
-    return uvicorn.Server(config), _bound(place)
+        timeout_graceful_shutdown=5)
+    return _Server(config, app.state.board), _bound(place)
 
 
 def _check_tls(place: Place) -> None:

@@ -6,11 +6,11 @@ import { MeterGuard, ServerClock, ago, clock, element, follow, levelName, money 
 const guard = new MeterGuard();
 const serverClock = new ServerClock();
 const STALE_S = 3; // SPEC §13: a table refuses linked wagers within 3 s of losing the link
+// The states a table reports with its heartbeat (etg/floor's floor.heartbeat).
 const STATE_NAMES = {
-  open: "Open", betting: "Betting", in_round: "In a round", round: "In a round",
-  jackpot_lock: "Jackpot lock", tilted: "Tilted", closed: "Closed",
+  open: "Open", jackpot: "Jackpot lock", tilted: "Tilted", closed: "Closed",
 };
-const ATTENTION = { jackpot_lock: 0, tilted: 1 };
+const ATTENTION = { jackpot: 0, tilted: 1 };
 
 let picture = null;
 let sortKey = "attention";
@@ -199,6 +199,11 @@ document.addEventListener("DOMContentLoaded", () => {
     render();
     showLink(true);
     window.etgShown = { at: performance.timeOrigin + performance.now(), floor };
-  }, showLink);
+  }, showLink, () => {
+    // The server no longer knows this session (it restarted, or the shift's session ended):
+    // back through "/", which is the dashboard again or the login.
+    window.location.assign("/");
+    return true;
+  });
   setInterval(tick, 1000);
 });

@@ -48,13 +48,25 @@ export class MeterGuard {
 
 // Follow the server's event stream: `onFloor(picture)` with the whole floor when the stream
 // opens (and so after every reconnection) and after each change; `onLink(up)` as the stream
-// comes and goes. EventSource reconnects by itself, after the `retry` the server sets.
-export function follow(url, onFloor, onLink) {
-  const source = new EventSource(url);
-  source.addEventListener("open", () => onLink(true));
-  source.addEventListener("error", () => onLink(false));
-  source.addEventListener("floor", (event) => onFloor(JSON.parse(event.data)));
-  return source;
+// comes and goes. EventSource reconnects by itself after the `retry` the server sets while
+// the server is away; it gives up only when the server answers with something other than a
+// stream (a session or a sign link the server no longer knows: it restarted, or the link
+// expired). Then `onRefused()` is called, and unless it returns true (it has dealt with it)
+// the stream is opened again in 2 s.
+export function follow(url, onFloor, onLink, onRefused = null) {
+  let source = null;
+  const open = () => {
+    source = new EventSource(url);
+    source.addEventListener("open", () => onLink(true));
+    source.addEventListener("floor", (event) => onFloor(JSON.parse(event.data)));
+    source.addEventListener("error", () => {
+      onLink(false);
+      if (source.readyState === EventSource.CLOSED) {
+        if (onRefused === null || onRefused() !== true) setTimeout(open, 2000);
+      }
+    });
+  };
+  open();
 }
 
 // The server's clock, as far as this page can tell: its `now` less the age of the picture.

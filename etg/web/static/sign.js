@@ -22,10 +22,30 @@ function meterNode(level, index) {
     const node = element("article", { class: `meter rank-${Math.min(index, 2)}`, "data-level": level.level },
       element("h2", {}, levelName(level).toUpperCase()), figure);
     document.getElementById("meters").append(node);
-    meter = { node, figure, shown: null, from: 0, target: 0, start: 0 };
+    meter = { node, figure, shown: null, from: 0, target: 0, start: 0, fitted: 0 };
     meters.set(level.level, meter);
   }
   return meter;
+}
+
+// A figure wider than its frame (a meter grown past what the type was sized for) is set
+// smaller, once each time its count of characters changes, never every frame.
+function fit(meter) {
+  const text = meter.figure.textContent;
+  if (text.length === meter.fitted) return;
+  meter.fitted = text.length;
+  meter.figure.style.fontSize = "";
+  const room = meter.node.clientWidth * 0.94;
+  const width = meter.figure.getBoundingClientRect().width;
+  if (width > room) {
+    const size = parseFloat(getComputedStyle(meter.figure).fontSize);
+    meter.figure.style.fontSize = `${Math.floor(size * room / width)}px`;
+  }
+}
+
+function show(meter, cents) {
+  meter.figure.textContent = money(cents);
+  fit(meter);
 }
 
 function setTarget(meter, cents) {
@@ -33,7 +53,7 @@ function setTarget(meter, cents) {
   if (meter.shown === null || cents < meter.shown) {
     meter.shown = cents; // the first figure, or the reset after a recorded hit: no counting down
     meter.target = cents;
-    meter.figure.textContent = money(cents);
+    show(meter, cents);
     return;
   }
   if (cents === meter.target) return;
@@ -49,7 +69,7 @@ function frame(now) {
     const eased = 1 - (1 - t) ** 3;
     meter.shown = t >= 1 ? meter.target
       : Math.min(meter.target, meter.from + Math.floor((meter.target - meter.from) * eased));
-    meter.figure.textContent = money(meter.shown);
+    show(meter, meter.shown);
   }
   requestAnimationFrame(frame);
 }
@@ -106,5 +126,21 @@ function onLink(up) {
 }
 
 const token = params.get("t") ?? "";
-follow(`/sign/events?t=${encodeURIComponent(token)}`, onFloor, onLink);
+const expires = Number(token.split(".")[0]);
+follow(`/sign/events?t=${encodeURIComponent(token)}`, onFloor, onLink, () => {
+  if (Date.now() / 1000 >= expires) {
+    // Expired: say so on the screen, where the technician looking at the TV will see it.
+    const link = document.getElementById("link");
+    link.textContent = "This sign link has expired: make a new one with etg floor web --sign-url";
+    link.className = "link down expired";
+  }
+  return false; // try again: a server that restarted still knows a good link
+});
 requestAnimationFrame(frame);
+// The figures were fitted with whatever font was there; fit them again with their own.
+document.fonts.ready.then(() => {
+  for (const meter of meters.values()) {
+    meter.fitted = 0;
+    fit(meter);
+  }
+});
