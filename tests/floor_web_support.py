@@ -51,9 +51,10 @@ def site_config(folder: Path) -> Path:
 
 @dataclass
 class WebFloor:
-    """A floor, its tables' connections, and the web server reading it."""
+    """A floor, its tables' connections, and the web server reading it (``floor`` None: a
+    server of the test's own, whose tables the test drives itself)."""
 
-    floor: Floor
+    floor: Floor | None
     config_dir: Path
     logins: dict[str, admin.TableLogin]
     reader_uri: str
@@ -81,6 +82,7 @@ class WebFloor:
             self.served = None
 
     def table(self, table_id: str) -> psycopg.Connection[Any]:
+        assert self.floor is not None
         if table_id not in self._tables:
             self._tables[table_id] = self.floor.table(self.logins[table_id])
         return self._tables[table_id]
@@ -99,6 +101,7 @@ class WebFloor:
         functions.heartbeat(self.table(table_id), table_id, state, dealer, outbox)
 
     def meter(self, level: str) -> int:
+        assert self.floor is not None
         row = self.floor.admin().execute(
             "SELECT current_cents FROM floor.level_meters WHERE level = %s", (level,)).fetchone()
         assert row is not None

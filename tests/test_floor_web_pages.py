@@ -6,12 +6,15 @@ both pages fitting their screens."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
-from etg.floor import functions
+from etg.floor import admin, functions
 from etg.web.serve import Place
+from tests.floor_support import PRIMARY_RULES, SECONDARY_RULES, own_server
 from tests.floor_web_support import (
     ASSETS,
     FLOORPERSON_PIN,
@@ -19,6 +22,7 @@ from tests.floor_web_support import (
     WebFloor,
     logged_in,
     shown_cents,
+    site_config,
     wait_for_cents,
 )
 
@@ -220,3 +224,42 @@ def test_both_pages_fit_the_screen_without_scroll_bars(web_floor: WebFloor, chro
         assert inside == [True, True]
     finally:
         context.close()
+
+
+def test_the_pages_say_when_the_controller_is_down_and_read_it_all_again_when_it_is_back(
+        chromium: Any, tmp_path: Path) -> None:
+    """PostgreSQL SIGKILLed under the open dashboard and sign: both say the controller is
+    unreachable (never passing the old figures off as live), and once it is back they show
+    what it holds, without a reload."""
+    with own_server() as server:
+        with psycopg.connect(server.uri(), autocommit=True) as conn:
+            [login] = admin.init_floor(conn, [PRIMARY_RULES, SECONDARY_RULES], [("t1", "A-T1")])
+            reader = admin.reader_login(conn)
+        web = WebFloor(None, site_config(tmp_path / "site"), {},
+                       server.uri(reader.role, reader.password))
+        web.start()
+        context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+        try:
+            dashboard = logged_in(context, web)
+            sign = context.new_page()
+            sign.goto(web.sign_url)
+            sign.wait_for_selector(SIGN.format("primary"))
+            dashboard.evaluate("window.stillTheSamePage = true")
+
+            server.kill()
+            dashboard.wait_for_selector("#link.down")
+            assert dashboard.inner_text("#link").startswith("CONTROLLER UNREACHABLE since ")
+            sign.wait_for_selector("#link.down")
+
+            server.restart()
+            with psycopg.connect(server.uri(login.role, login.password), autocommit=True) as table:
+                shipped = functions.ship(table, "t1", [functions.Contribution(1, 1, "primary",
+                                                                              20_000)],
+                                         chain_seq=1, chain_head="0" * 64, rounds=1)
+            wait_for_cents(dashboard, "primary", shipped.meters["primary"])
+            wait_for_cents(sign, "primary", shipped.meters["primary"], selector=SIGN)
+            dashboard.wait_for_selector("#link.live")
+            assert dashboard.evaluate("window.stillTheSamePage") is True
+        finally:
+            context.close()
+            web.stop()

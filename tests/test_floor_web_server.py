@@ -148,6 +148,7 @@ def test_no_route_changes_anything(web_floor: WebFloor) -> None:
 
 def test_the_server_s_connections_cannot_write_even_with_a_superuser_s_login(
         web_floor: WebFloor) -> None:
+    assert web_floor.floor is not None
     with psycopg.connect(web_floor.floor.admin_uri, autocommit=True, options=READ_ONLY) as conn, \
             pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
         conn.execute("UPDATE floor.levels SET current_cents = 0")

@@ -21,8 +21,13 @@ from typing import Any
 
 import psycopg
 
+from etg.core.paytable import ProgressiveLevel
 from etg.floor.reads import FloorView, HitView, LevelView, TableView, floor_view
 from etg.web.board import Picture
+
+_RANK = {level.value: rank for rank, level in enumerate(ProgressiveLevel)}
+"""The levels in the paytable's order: the Bonus Spin primary (the sign's largest figure),
+the secondary, then the Progressive Payout."""
 
 SIGN_HITS = 5
 """Hits the sign is sent: enough for a run of near-simultaneous ones, in their order."""
@@ -33,7 +38,9 @@ def read_picture(conn: psycopg.Connection[Any]) -> Picture:
 
 
 def picture_of(view: FloorView, now: float) -> Picture:
-    levels = [_level(level) for level in view.levels]
+    ordered = sorted(view.levels, key=lambda level: (_RANK.get(level.level, len(_RANK)),
+                                                     level.level))
+    levels = [_level(level) for level in ordered]
     return {
         "controller": {"up": True},
         "now": now,

@@ -43,6 +43,7 @@ LEVELS = [LevelRules(ProgressiveLevel.PRIMARY, 1_000_000, 1_000_000, 15_000, Non
           LevelRules(ProgressiveLevel.PROGRESSIVE_PAYOUT, 2_500_000, 2_500_000, 10_000, None)]
 TABLES = [(f"bj{n:02d}", f"BSX-{410 + n:04d}") for n in range(1, 11)]
 DEALERS = [f"D0{417 + n}" for n in range(10)]
+HOLD_S = 10  # how long the sign shows a hit here: the evening's hits are no news by then
 
 
 class Floor:
@@ -55,6 +56,7 @@ class Floor:
         reader = admin.reader_login(self.admin)
         self.reader_uri = server.uri(reader.role, reader.password)
         self.rounds = dict.fromkeys(self.tables, 0)
+        self.last_hit_at = 0.0
 
     def play(self, table: str, rng: random.Random) -> None:
         """One round's linked wagers: a few seats on the Bonus Spin, now and then the
@@ -75,6 +77,7 @@ class Floor:
     def hit(self, table: str, level: str, seat: int, validated: bool) -> functions.Hit:
         conn = self.tables[table]
         hit = functions.claim_hit(conn, table, self.rounds[table], seat, level, 100)
+        self.last_hit_at = time.time()
         if validated:
             functions.validate_hit(conn, table, hit.hit_id, "floorperson", "floorperson")
         return hit
@@ -103,6 +106,8 @@ def evening(floor: Floor) -> None:
         if turn == 1_200:
             floor.hit("bj09", "secondary", 5, validated=True)
     floor.hit("bj06", "primary", 2, validated=False)
+    for _ in range(250):  # the floor plays on while bj06 waits for its floorperson
+        floor.play(rng.choice([name for name in names[:-1] if name != "bj06"]), rng)
 
 
 def states(floor: Floor, *, quiet_table: bool) -> None:
@@ -161,7 +166,8 @@ def _pictures(browser: Any, floor: Floor, dashboard: str, sign: str, out: Path) 
         page.screenshot(path=str(out / f"dashboard-{width}x{height}.png"))
         page.close()
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
-    page.goto(sign + "&hold=30")
+    time.sleep(max(0.0, floor.last_hit_at + HOLD_S + 1 - time.time()))  # the evening's are old
+    page.goto(sign + f"&hold={HOLD_S}")
     page.wait_for_selector(".meter[data-level='primary'] .figure")
     page.wait_for_timeout(1_500)
     page.screenshot(path=str(out / "sign-1920x1080.png"))

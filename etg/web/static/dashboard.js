@@ -120,7 +120,7 @@ function renderHits(hits) {
   const body = document.querySelector("#hits tbody");
   body.replaceChildren(...hits.map((hit) => element("tr",
     { "data-hit": hit.hit_id, class: hit.validated_at ? "" : "waiting" },
-    element("td", { class: "num" }, String(hit.order_no ?? hit.hit_id)),
+    element("td", { class: "num" }, String(hit.hit_id)),
     element("td", {}, clock(hit.claimed_at)),
     element("td", {}, levelName(hit)),
     element("td", {}, hit.asset_number ?? hit.table_id),
