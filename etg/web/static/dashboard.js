@@ -187,10 +187,18 @@ function tick() {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const th of document.querySelectorAll("#tables th")) {
-    th.addEventListener("click", () => {
+    const sortBy = () => {
       sortUp = sortKey === th.dataset.key ? !sortUp : true;
       sortKey = th.dataset.key;
       render();
+    };
+    th.tabIndex = 0;
+    th.addEventListener("click", sortBy);
+    th.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        sortBy();
+      }
     });
   }
   follow("/events", (floor) => {
