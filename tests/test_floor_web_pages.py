@@ -197,8 +197,11 @@ def test_the_tables_sort_by_any_column_both_ways(web_floor: WebFloor, browser: A
     page.click("#tables th[data-key='rounds_today']")
     assert order() == ["t1", "t2", "t3", "t4"]
     assert page.get_attribute("#tables th[data-key='rounds_today']", "aria-sort") == "descending"
-    page.click("#tables th[data-key='asset_number']")
+    page.focus("#tables th[data-key='asset_number']")
+    page.keyboard.press("Enter")  # from the keyboard as well
     assert order() == ["t1", "t2", "t3", "t4"]
+    page.keyboard.press("Enter")
+    assert order() == ["t4", "t3", "t2", "t1"]
 
 
 @pytest.mark.parametrize(("width", "height"), [(1366, 768), (1920, 1080)])
