@@ -150,3 +150,7 @@ def unsettled_heap(request: pytest.FixtureRequest,
     if request.node.get_closest_marker("real_heap") is None:
         monkeypatch.setattr("etg.ui.heap.settle", _heap_left_as_it_is)
     yield
+
+
+# The floor's real PostgreSQL (issue 27): a server per session, a fresh database per test.
+from tests.floor_support import floor, floor_server  # noqa: E402, F401

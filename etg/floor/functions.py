@@ -1,0 +1,123 @@
+"""The table functions of the controller, called from Python: one call, one transaction.
+
+A table connects with its own role (``TableLogin``) and may do nothing but call
+these four (etg/floor/sql/001_floor.sql). Each wrapper runs its call in its own
+transaction and returns the answer as frozen dataclasses; a refusal of the
+controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
+``OperationalError``. The link client (etg/floor/link*.py) is built on these.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from etg.floor.errors import refusal
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """One linked wager's contribution as the table ships it (keyed by round, seat, level)."""
+
+    round: int
+    seat: int
+    level: str
+    wager_cents: int
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return (self.round, self.seat, self.level)
+
+
+@dataclass(frozen=True, slots=True)
+class Shipped:
+    """The controller's acknowledgement: the keys it holds now, and the meters after."""
+
+    acked: tuple[tuple[int, int, str], ...]
+    meters: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A claimed hit: its id, amount, order among the level's hits, and the meters after."""
+
+    hit_id: int
+    level: str
+    table_id: str
+    round: int
+    seat: int
+    percent: int
+    order_no: int
+    meter_cents: int
+    amount_cents: int
+    reset_to_cents: int
+    validator: str | None
+    validator_role: str | None
+    meters: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Beat:
+    """The answer to a heartbeat: the meters, each linked level's parameters, the server's
+    clock (ISO 8601, UTC)."""
+
+    meters: Mapping[str, int]
+    levels: Mapping[str, Mapping[str, int | None]]
+    now: str
+
+
+def ship(conn: psycopg.Connection[Any], table_id: str, batch: Sequence[Contribution], *,
+         chain_seq: int, chain_head: str, rounds: int) -> Shipped:
+    payload = [{"round": c.round, "seat": c.seat, "level": c.level,
+                "wager_cents": c.wager_cents} for c in batch]
+    answer = _call(conn, "SELECT floor.ship(%s, %s, %s, %s, %s)",
+                   (table_id, Jsonb(payload), chain_seq, chain_head, rounds))
+    return Shipped(tuple((int(r), int(s), str(lv)) for r, s, lv in answer["acked"]),
+                   _meters(answer))
+
+
+def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int,
+              level: str, percent: int) -> Hit:
+    return _hit(_call(conn, "SELECT floor.claim_hit(%s, %s, %s, %s, %s)",
+                      (table_id, round_no, seat, level, percent)))
+
+
+def validate_hit(conn: psycopg.Connection[Any], table_id: str, hit_id: int, validator: str,
+                 role: str) -> Hit:
+    return _hit(_call(conn, "SELECT floor.validate_hit(%s, %s, %s, %s)",
+                      (table_id, hit_id, validator, role)))
+
+
+def heartbeat(conn: psycopg.Connection[Any], table_id: str, state: str, dealer: str | None,
+              outbox: int) -> Beat:
+    answer = _call(conn, "SELECT floor.heartbeat(%s, %s, %s, %s)",
+                   (table_id, state, dealer, outbox))
+    return Beat(_meters(answer), {level: dict(rules) for level, rules
+                                  in answer["levels"].items()}, str(answer["now"]))
+
+
+def _call(conn: psycopg.Connection[Any], query: str, args: tuple[Any, ...]) -> dict[str, Any]:
+    with refusal(), conn.transaction():
+        row = conn.execute(query.encode(), args).fetchone()
+    value = row[0] if row else None
+    result = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(result, dict):
+        raise psycopg.DataError(f"the controller answered {value!r}")
+    return result
+
+
+def _meters(answer: Mapping[str, Any]) -> dict[str, int]:
+    return {str(level): int(cents) for level, cents in answer["meters"].items()}
+
+
+def _hit(answer: Mapping[str, Any]) -> Hit:
+    return Hit(int(answer["hit_id"]), str(answer["level"]), str(answer["table"]),
+               int(answer["round"]), int(answer["seat"]), int(answer["percent"]),
+               int(answer["order_no"]), int(answer["meter_cents"]),
+               int(answer["amount_cents"]), int(answer["reset_to_cents"]),
+               answer["validator"], answer["validator_role"], _meters(answer))
