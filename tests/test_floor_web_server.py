@@ -222,7 +222,7 @@ def test_a_new_sign_key_revokes_the_links_made_before(tmp_path: Path) -> None:
     (["--sign-url", "--port", "0"], "etg floor web: --sign-url needs the --port the server "
                                     "listens on, not 0"),
     (["--new-sign-key"], "etg floor web: --new-sign-key goes with --sign-url"),
-    ([], "etg floor web: no controller to read: --uri URI or ETG_FLOOR_URI"),
+    ([], "etg floor web: no floor given: --floor URI or ETG_FLOOR_URI"),
 ])
 def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              args: list[str], message: str) -> None:
@@ -239,7 +239,7 @@ def test_a_certificate_that_does_not_match_its_key_is_one_line_and_exit_2(
     other = tmp_path / "other"
     other.mkdir()
     _, key = _self_signed(other)
-    code, out, err = invoke("--config", str(tmp_path), "--uri", "postgresql://nowhere/x",
+    code, out, err = invoke("--config", str(tmp_path), "--floor", "postgresql://nowhere/x",
                             "--port", "0", "--cert", str(cert), "--key", str(key))
     assert (code, out) == (2, "")
     assert err.startswith(f"etg floor web: cannot use the certificate {cert} with the key {key}")
