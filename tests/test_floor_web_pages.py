@@ -91,6 +91,8 @@ def test_a_hit_shows_on_the_sign_with_the_winning_table_and_seat_then_the_reset_
 
     sign.wait_for_selector("#hit", state="hidden", timeout=10_000)
     assert sign.inner_text(SIGN.format("primary")) == money(hit.reset_to_cents)
+    assert sign.inner_text("#last") == (f"LAST WIN {money(hit.amount_cents)} · BONUS SPIN "
+                                        f"JACKPOT · TABLE A-T3 · SEAT 4")
 
 
 def test_a_jackpot_waiting_for_validation_is_first_and_goes_once_validated(

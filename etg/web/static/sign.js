@@ -111,6 +111,10 @@ function onFloor(floor) {
   }
   first = false;
   next();
+  const latest = (floor.hits ?? [])[0];
+  document.getElementById("last").textContent = latest === undefined ? "" :
+    `LAST WIN ${money(latest.amount_cents)} · ${levelName(latest).toUpperCase()} · ` +
+    `TABLE ${latest.asset_number ?? latest.table_id} · SEAT ${latest.seat}`;
   const link = document.getElementById("link");
   link.className = floor.controller?.up === false ? "link down" : "link";
   link.textContent = floor.controller?.up === false ? "●" : "";
