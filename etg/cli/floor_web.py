@@ -29,7 +29,7 @@ MAX_SIGN_DAYS = 3_650
 @click.option("--config", "config_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Site configuration directory: cabinet.yaml with the floorperson's and the "
                    "supervisor's PINs, and the sign's key (default: ETG_CONFIG_DIR, else "
-                   "~/.config/etg).")
+                   "~/.config/etg, /etc/etg on a cabinet; etg paths shows it).")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; only this machine unless told otherwise.")
 @click.option("--port", type=click.IntRange(0, 65_535), default=8470, show_default=True,
