@@ -9,6 +9,7 @@ import datetime
 import json
 import re
 import ssl
+import urllib.request
 from pathlib import Path
 
 import psycopg
@@ -20,11 +21,12 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from etg.cli import main
+from etg.floor.server import free_port
 from etg.web.access import MAX_FAILURES
 from etg.web.app import Settings, create_app
 from etg.web.follow import READ_ONLY
 from etg.web.picture import read_picture
-from etg.web.serve import Place
+from etg.web.serve import Place, serve
 from etg.web.tokens import make_token, sign_key, token_good
 from tests.floor_web_support import (
     FLOORPERSON_PIN,
@@ -33,6 +35,7 @@ from tests.floor_web_support import (
     WebFloor,
     http,
     login,
+    site_config,
 )
 
 pytest_plugins = ["tests.floor_web_fixtures"]  # web_floor, chromium, browser
@@ -152,6 +155,24 @@ def test_the_server_s_connections_cannot_write_even_with_a_superuser_s_login(
     with psycopg.connect(web_floor.floor.admin_uri, autocommit=True, options=READ_ONLY) as conn, \
             pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
         conn.execute("UPDATE floor.levels SET current_cents = 0")
+
+
+def test_a_server_that_cannot_reach_the_controller_says_so_down_its_streams(
+        tmp_path: Path) -> None:
+    config = site_config(tmp_path / "site")
+    nowhere = f"postgresql://nobody@127.0.0.1:{free_port()}/floor?connect_timeout=2"
+    served = serve(nowhere, config)
+    try:
+        with urllib.request.urlopen(served.addresses.sign.replace("/sign?", "/sign/events?"),
+                                    timeout=30) as stream:
+            assert stream.readline() == b"retry: 1000\n"
+            assert stream.readline() == b"\n"
+            assert stream.readline() == b"event: floor\n"
+            picture = json.loads(stream.readline().removeprefix(b"data: "))
+    finally:
+        served.stop()
+    assert picture["controller"]["up"] is False
+    assert (picture["levels"], picture["hits"]) == ([], [])
 
 
 # -- TLS -------------------------------------------------------------------------------------

@@ -95,5 +95,9 @@ class Follower:
         log.warning("floor controller unreachable: %s", str(error).strip().splitlines()[0]
                     if str(error).strip() else type(error).__name__)
         last = self.board.picture
-        if last is not None and last.get("controller", {}).get("up", True):
-            await self.board.put({**last, "controller": {"up": False, "since": time.time()}})
+        down = {"up": False, "since": time.time()}
+        if last is None:  # never reached yet: the pages say so rather than wait in silence
+            await self.board.put({"controller": down, "now": down["since"], "levels": [],
+                                  "tables": [], "hits": [], "reconciliation": None})
+        elif last.get("controller", {}).get("up", True):
+            await self.board.put({**last, "controller": down})
