@@ -116,6 +116,15 @@ def test_a_right_pin_clears_the_wrong_ones_before_it() -> None:
     assert throttle.wait_s("10.0.0.7") == 0.0
 
 
+def test_one_pin_at_a_time_is_checked_for_an_address() -> None:
+    throttle = Throttle(Clock())
+    assert throttle.begin("10.0.0.7")
+    assert not throttle.begin("10.0.0.7")  # a second guess sent alongside the first
+    assert throttle.begin("10.0.0.8")
+    throttle.end("10.0.0.7")
+    assert throttle.begin("10.0.0.7")
+
+
 def test_a_session_lasts_one_shift_and_no_longer() -> None:
     clock = Clock()
     sessions = Sessions(clock)

@@ -10,6 +10,7 @@ import json
 import re
 import ssl
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -118,6 +119,19 @@ def test_five_wrong_pins_lock_the_terminal_out_even_for_the_right_one(
     assert "set-cookie" not in headers
     assert 55 <= int(headers["retry-after"]) <= 60
     assert re.search(r"Too many wrong PINs from this terminal: try again in \d+ s\.", body)
+
+
+@pytest.mark.slow
+@pytest.mark.real_pin_cost  # each check takes a cabinet's time, so the guesses overlap
+def test_guesses_sent_together_are_not_all_checked(web_floor: WebFloor) -> None:
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda pin: login(web_floor.url, pin),
+                                [f"{n:04d}" for n in range(8)]))
+    statuses = [status for status, _, _ in answers]
+    assert set(statuses) <= {401, 429}
+    busy = [body for status, _, body in answers if "being checked: one at a time" in body]
+    assert busy, statuses
+    assert statuses.count(401) < len(statuses)
 
 
 def test_logging_out_ends_the_session(web_floor: WebFloor) -> None:

@@ -66,6 +66,19 @@ class Throttle:
 
     clock: Callable[[], float] = time.monotonic
     _seen: dict[str, _Failures] = field(default_factory=dict)
+    _checking: set[str] = field(default_factory=set)
+
+    def begin(self, address: str) -> bool:
+        """Start checking a PIN from ``address``; False while another of its PINs is being
+        checked. One at a time, as at the PIN pad: otherwise a burst of guesses sent
+        together would all be checked before the first wrong one counted."""
+        if address in self._checking:
+            return False
+        self._checking.add(address)
+        return True
+
+    def end(self, address: str) -> None:
+        self._checking.discard(address)
 
     def wait_s(self, address: str) -> float:
         """Seconds until ``address`` may try again; 0.0 if it may now."""

@@ -181,10 +181,14 @@ class _Pages:
         if body is None:
             return _login("The login form was too large.", 413)
         pin = parse_qs(body).get("pin", [""])[0]
+        if not throttle.begin(address):
+            return _login("A PIN from this terminal is being checked: one at a time.", 429)
         try:
             who = await run_in_threadpool(whose_pin, self.settings.config_dir, pin)
         except ConfigError as error:
             return _login(f"The PIN registry cannot be read: {error}", 503)
+        finally:
+            throttle.end(address)
         if who is None:
             throttle.failed(address)
             if (wait := throttle.wait_s(address)) > 0:
