@@ -64,11 +64,11 @@ class Floor:
 
     def admin(self) -> psycopg.Connection[Any]:
         """A superuser connection to this floor (autocommit), closed after the test."""
-        return self._keep(psycopg.connect(self.admin_uri, autocommit=True))
+        return self.keep(psycopg.connect(self.admin_uri, autocommit=True))
 
     def table(self, login: TableLogin) -> psycopg.Connection[Any]:
         """A connection as a table's own role (autocommit), closed after the test."""
-        return self._keep(psycopg.connect(self.table_uri(login), autocommit=True))
+        return self.keep(psycopg.connect(self.table_uri(login), autocommit=True))
 
     def init(self, levels: Sequence[LevelRules] = (PRIMARY_RULES, SECONDARY_RULES),
              tables: Sequence[str] = ("t1", "t2")) -> dict[str, TableLogin]:
@@ -77,7 +77,8 @@ class Floor:
         logins = admin.init_floor(conn, levels, [(t, f"A-{t.upper()}") for t in tables])
         return {login.table_id: login for login in logins}
 
-    def _keep(self, conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+    def keep(self, conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+        """Close ``conn`` with the test's other connections, before its database is dropped."""
         self._open.append(conn)
         return conn
 

@@ -4,7 +4,6 @@ against a real PostgreSQL; bad input one line and exit 2, a difference or a refu
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import psycopg
@@ -16,6 +15,7 @@ from etg.config.cabinet_edit import set_cabinet_value
 from etg.floor import functions, reads
 from etg.floor.admin import TableLogin
 from etg.floor.functions import Contribution
+from etg.floor.reconcile import LocalBook, LocalHit
 from etg.table.pin import hash_pin
 from tests.floor_support import Floor
 from tests.kiosk_support import config_copy
@@ -123,42 +123,40 @@ def test_status_meters_and_hits(floor: Floor) -> None:
     assert "floorperson (floorperson)" in out and "waiting" in out
 
 
-def _ledger(path: Path, table_id: str, rows: list[tuple[int, int, str, int]],
-            hits: list[tuple[int, int, str, int]] | None = None) -> Path:
-    """A table ledger's outbox in the shape agreed in docs/floor.md."""
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE floor_outbox (table_id TEXT, round INTEGER, seat INTEGER, "
-                   "level TEXT, wager_cents INTEGER, acked_at TEXT, "
-                   "PRIMARY KEY (round, seat, level))")
-        db.executemany("INSERT INTO floor_outbox VALUES (?, ?, ?, ?, ?, '2026-01-01')",
-                       [(table_id, *row) for row in rows])
-        if hits is not None:
-            db.execute("CREATE TABLE floor_hits (table_id TEXT, round INTEGER, seat INTEGER, "
-                       "level TEXT, amount_cents INTEGER, hit_id INTEGER, "
-                       "PRIMARY KEY (round, seat, level))")
-            db.executemany("INSERT INTO floor_hits VALUES (?, ?, ?, ?, ?, 0)",
-                           [(table_id, *hit) for hit in hits])
-    db.close()
-    return path
+def _books(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+           books: dict[str, LocalBook]) -> dict[str, Path]:
+    """Ledger files standing for tables' ledgers: ``--ledger`` reads each as its book.
+
+    How a table's ledger keeps the link's records is the table side's (etg.floor.local_book,
+    docs/floor.md); this file tests what ``reconcile`` does with what they recorded.
+    """
+    paths = {name: tmp_path / f"{name}.db" for name in books}
+    for path in paths.values():
+        path.write_bytes(b"")
+    by_path = {paths[name]: book for name, book in books.items()}
+    monkeypatch.setattr("etg.cli.floor.read_local_book", lambda path: by_path[path])
+    return paths
 
 
-def test_reconcile_is_exact_and_names_table_and_round_on_a_difference(floor: Floor,
-                                                                      tmp_path: Path) -> None:
+def test_reconcile_is_exact_and_names_table_and_round_on_a_difference(
+        floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _play(floor, _init(floor))
-    t01 = [(1, 1, "primary", 500), (1, 1, "secondary", 500), (2, 3, "primary", 500)]
-    good = _ledger(tmp_path / "t01.db", "t01", t01, [(2, 3, "primary", 1_000_015)])
+    t01 = (Contribution(1, 1, "primary", 500), Contribution(1, 1, "secondary", 500),
+           Contribution(2, 3, "primary", 500))
+    ledgers = _books(monkeypatch, tmp_path, {
+        "good": LocalBook("t01", t01, (LocalHit(2, 3, "primary", 1_000_015),)),
+        "lost": LocalBook("t01", (*t01, Contribution(3, 1, "primary", 500))),
+        "wrong_hit": LocalBook("t02", (Contribution(1, 2, "primary", 100),),
+                               (LocalHit(1, 2, "primary", 200_001),))})
     code, out, _ = invoke("floor", "reconcile", "--floor", floor.admin_uri, "--ledger",
-                          str(good))
+                          str(ledgers["good"]))
     assert code == 0
     assert out.splitlines()[-1] == "exact and 1 table ledger(s)"
     assert ("level primary: seed $21,999.99 + contributions $0.16 + adjustments $0.00 = "
             "current $10,000.00 + wins $12,000.15 + overflow $0.00 + reserve $0.00") in out
 
-    lost = _ledger(tmp_path / "t01-lost.db", "t01", [*t01, (3, 1, "primary", 500)])
-    wrong_hit = _ledger(tmp_path / "t02.db", "t02", [(1, 2, "primary", 100)],
-                        [(1, 2, "primary", 200_001)])
     code, out, _ = invoke("floor", "reconcile", "--floor", floor.admin_uri, "--ledger",
-                          str(lost), "--ledger", str(wrong_hit), "--json")
+                          str(ledgers["lost"]), "--ledger", str(ledgers["wrong_hit"]), "--json")
     assert code == 1
     found = json.loads(out)
     assert found["exact"] is False

@@ -72,7 +72,7 @@ def test_a_table_cannot_ship_claim_validate_or_beat_for_another(floor: Floor) ->
 def test_the_reader_reads_the_views_and_nothing_else(floor: Floor) -> None:
     logins = floor.init()
     reader = admin.reader_login(floor.admin())
-    conn = floor._keep(psycopg.connect(floor.server.uri(reader.role, reader.password,
+    conn = floor.keep(psycopg.connect(floor.server.uri(reader.role, reader.password,
                                                         database=floor.database),
                                        autocommit=True))
     view = reads.floor_view(conn)
@@ -93,7 +93,7 @@ def _admin_login(floor: Floor) -> psycopg.Connection[Any]:
     role = f"{floor.database}.office"
     su.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'office-pw' IN ROLE floor_admin").format(
         sql.Identifier(role)))
-    return floor._keep(psycopg.connect(floor.server.uri(role, "office-pw",
+    return floor.keep(psycopg.connect(floor.server.uri(role, "office-pw",
                                                         database=floor.database),
                                        autocommit=True))
 
@@ -133,3 +133,16 @@ def test_an_adjustment_needs_a_supervisor_and_a_reason(floor: Floor) -> None:
         with pytest.raises(psycopg.errors.CheckViolation):
             admin.adjust_meter(office, PRIMARY, 5, supervisor=supervisor, reason=reason)
     assert reads.levels(office)[0].current_cents == 1_000_000
+
+
+def test_only_the_floors_roles_may_connect_to_its_database_or_make_temporary_tables(
+        floor: Floor) -> None:
+    t1 = floor.table(floor.init()["t1"])
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        t1.execute("CREATE TEMPORARY TABLE mine (n integer)")
+    su = floor.admin()
+    su.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD 'stranger-pw'").format(
+        sql.Identifier(f"{floor.database}.stranger")))
+    with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+        psycopg.connect(floor.server.uri(f"{floor.database}.stranger", "stranger-pw",
+                                         database=floor.database)).close()

@@ -69,3 +69,18 @@ def test_run_as_root_a_folder_nobody_can_enter_is_refused_in_one_line(tmp_path: 
     private.mkdir(mode=0o700)
     with pytest.raises(ServerError, match="the server runs as 'nobody', who cannot enter"):
         Server.start(private / "data")
+
+
+@pytest.mark.parametrize("durable", [True, False], ids=["durable", "throwaway"])
+def test_what_was_acknowledged_survives_a_sigkill(durable: bool) -> None:
+    """Even a throwaway server (no syncs to the disk) keeps every commit it acknowledged when
+    it is killed: the OS has it. (Asynchronous commit would lose the last few.)"""
+    with Server.throwaway(port=0, durable=durable) as server:
+        with psycopg.connect(server.uri(), autocommit=True) as conn:
+            conn.execute("CREATE TABLE acked (n integer)")
+            for n in range(300):
+                conn.execute("INSERT INTO acked VALUES (%s)", (n,))
+            server.kill()
+        server.restart()
+        with psycopg.connect(server.uri(), autocommit=True) as conn:
+            assert conn.execute("SELECT count(*), max(n) FROM acked").fetchone() == (300, 299)

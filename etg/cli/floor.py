@@ -49,16 +49,21 @@ _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def floor() -> None:
     """The linked floor: its controller's server, its tables, meters, hits and books.
 
-    The controller keeps the linked progressive levels of many tables in PostgreSQL
-    (SPEC §13); a table links to it with the connection string ``init`` prints.
+    The controller keeps the linked progressive levels of many tables in PostgreSQL;
+    a table links to it with the connection string that init prints.
     """
+
+
+def _floor_uri(floor_uri: str | None, what: str) -> str:
+    if not floor_uri:
+        _refuse(f"etg floor {what}: no floor given: --floor URI or ETG_FLOOR_URI")
+    return floor_uri
 
 
 @contextmanager
 def _connect(floor_uri: str | None, what: str) -> Iterator[psycopg.Connection[Any]]:
     """The back office's connection, or one line and exit 2; refusals one line and exit 1."""
-    if not floor_uri:
-        _refuse(f"etg floor {what}: no floor given: --floor URI or ETG_FLOOR_URI")
+    floor_uri = _floor_uri(floor_uri, what)
     try:
         conn = psycopg.connect(floor_uri, autocommit=True, connect_timeout=10)
     except (psycopg.Error, psycopg.ProgrammingError) as error:
@@ -89,8 +94,8 @@ def _first_line(error: BaseException) -> str:
 def floor_serve(data_dir: Path | None, port: int) -> None:
     """Run the floor's PostgreSQL server in the foreground until Ctrl-C or SIGTERM.
 
-    The controller is the schema's SQL functions (docs/floor.md), so this is the
-    whole controller. Prints the back office's ETG_FLOOR_URI.
+    The controller is the database's own functions, so this is the whole
+    controller. Prints the back office's ETG_FLOOR_URI.
     """
     from etg.config.places import data_dir as default_data_dir
 
@@ -176,10 +181,10 @@ def floor_init(floor_uri: str | None, paytable_file: Path | None, config_dir: Pa
         rules = admin.levels_from_paytable(loaded.paytable, levels, loaded.paytable.id)
     except ValueError as error:
         _refuse(f"etg floor init: {error}")
+    floor_uri = _floor_uri(floor_uri, "init")
     with _connect(floor_uri, "init") as conn:
         logins = admin.init_floor(conn, rules, tables)
         reader = admin.reader_login(conn)
-    assert floor_uri is not None
     uris = {login.table_id: admin.login_uri(floor_uri, login, host=host, port=port)
             for login in logins}
     reader_uri = admin.login_uri(floor_uri, reader, host=host, port=port)
@@ -376,28 +381,10 @@ def floor_level(floor_uri: str | None, level: str | None, initial_cents: int | N
     or its meter, signed with the supervisor PIN."""
     params = (initial_cents, reset_cents, rate_millionths, ceiling_cents, reserve_cap_cents)
     changing = any(p is not None for p in params) or meter_cents is not None
-    if changing:
-        if level is None:
-            _refuse("etg floor level: name the level to change (primary, secondary, "
-                    "progressive_payout)")
-        if not reason:
-            _refuse("etg floor level: a change needs --reason")
-        if meter_cents is not None and any(p is not None for p in params):
-            _refuse("etg floor level: --set-meter is a change of its own: give it without "
-                    "the level's parameters")
+    change = _change_asked(level, params, meter_cents, reason) if changing else None
     with _connect(floor_uri, "level") as conn:
-        if changing:
-            assert level is not None and reason is not None
-            supervisor = _supervisor(config_dir, pin_stdin)
-            if meter_cents is not None:
-                admin.adjust_meter(conn, ProgressiveLevel(level), meter_cents,
-                                   supervisor=supervisor, reason=reason)
-            else:
-                now = {lv.level: lv for lv in reads.levels(conn)}
-                if level not in now:
-                    _refuse(f"etg floor level: no {level} level on this floor")
-                admin.set_level(conn, _new_rules(now[level], params), supervisor=supervisor,
-                                reason=reason)
+        if change is not None:
+            _change_level(conn, *change, params, meter_cents, config_dir, pin_stdin)
         levels = [lv for lv in reads.levels(conn) if level is None or lv.level == level]
     if as_json:
         click.echo(json.dumps({"levels": [_jsonable(asdict(lv)) for lv in levels]}, indent=2))
@@ -414,9 +401,39 @@ def floor_level(floor_uri: str | None, level: str | None, initial_cents: int | N
     Console().print(out)
 
 
-def _new_rules(now: reads.LevelView,
-               params: tuple[int | None, int | None, int | None, int | None, int | None],
-               ) -> admin.LevelRules:
+_Params = tuple[int | None, int | None, int | None, int | None, int | None]
+
+
+def _change_asked(level: str | None, params: _Params, meter_cents: int | None,
+                  reason: str | None) -> tuple[str, str]:
+    """The level and the reason of a change asked for, or one line and exit 2."""
+    if level is None:
+        _refuse("etg floor level: name the level to change (primary, secondary, "
+                "progressive_payout)")
+    if not reason:
+        _refuse("etg floor level: a change needs --reason")
+    if meter_cents is not None and any(p is not None for p in params):
+        _refuse("etg floor level: --set-meter is a change of its own: give it without "
+                "the level's parameters")
+    return level, reason
+
+
+def _change_level(conn: psycopg.Connection[Any], level: str, reason: str, params: _Params,
+                  meter_cents: int | None, config_dir: Path | None, pin_stdin: bool) -> None:
+    """A level's new parameters, or its meter set by hand, signed with the supervisor PIN."""
+    if meter_cents is None:
+        now = {lv.level: lv for lv in reads.levels(conn)}
+        if level not in now:
+            _refuse(f"etg floor level: no {level} level on this floor")
+        rules = _new_rules(now[level], params)
+        admin.set_level(conn, rules, supervisor=_supervisor(config_dir, pin_stdin),
+                        reason=reason)
+    else:
+        admin.adjust_meter(conn, ProgressiveLevel(level), meter_cents,
+                           supervisor=_supervisor(config_dir, pin_stdin), reason=reason)
+
+
+def _new_rules(now: reads.LevelView, params: _Params) -> admin.LevelRules:
     initial, reset, rate, ceiling, cap = params
     return admin.LevelRules(
         ProgressiveLevel(now.level),

@@ -110,8 +110,6 @@ def add_table(conn: psycopg.Connection[Any], table_id: str, levels: Sequence[Pro
     with conn.transaction(), refusal():
         conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
             sql.Identifier(role), sql.Literal(password), sql.Identifier(schema.TABLES)))
-        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
-            sql.Identifier(conn.info.dbname), sql.Identifier(role)))
         conn.execute("SELECT floor.register_table(%s, %s, %s, %s)",
                      (table_id, role, asset_number, [level.value for level in levels]))
     return TableLogin(table_id, role, password)

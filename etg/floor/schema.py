@@ -100,7 +100,20 @@ def migrate(conn: psycopg.Connection[Any], upto: int | None = None) -> list[int]
             conn.execute("RESET ROLE")
             _grant(conn)  # again after each: a view made anew has lost its grants
             applied.append(number)
+    _database_rights(conn)
     return applied
+
+
+def _database_rights(conn: psycopg.Connection[Any]) -> None:
+    """Only the floor's roles may connect, and nobody makes temporary tables (by default
+    anyone may do both). Set on every migrate: a database copied from a template does not
+    copy the template's own rights."""
+    database = sql.Identifier(conn.info.dbname)
+    conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(
+        database))
+    for role in (TABLES, ADMIN, READER):
+        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
+            database, sql.Identifier(role)))
 
 
 def _bootstrap(conn: psycopg.Connection[Any]) -> None:

@@ -188,8 +188,9 @@ class Server:
                 "-c", f"port={self.port}", "-c", f"unix_socket_directories={self.socket_dir}",
                 "-c", f"listen_addresses={'127.0.0.1' if self.tcp else ''}"]
         if not self.durable:
-            args += ["-c", "fsync=off", "-c", "synchronous_commit=off",
-                     "-c", "full_page_writes=off"]
+            # never synchronous_commit=off: a commit acknowledged must be in the OS's hands,
+            # or a killed server would lose it and the fault tests would find it gone
+            args += ["-c", "fsync=off", "-c", "full_page_writes=off"]
         self._process = self._account.spawn(args, log)
         log.close()
         deadline = time.monotonic() + _START_TIMEOUT_S
