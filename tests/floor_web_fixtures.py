@@ -27,9 +27,14 @@ def web_floor(floor: Floor, tmp_path: Path) -> Iterator[WebFloor]:
         made.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """One headless chromium for the session (Debian's; Playwright drives it)."""
+    """One headless chromium for a module's tests (Debian's; Playwright drives it).
+
+    Not for the session: Playwright's synchronous API keeps an asyncio loop running on the
+    main thread while it is open, and any later test of the worker that calls
+    ``asyncio.run`` would fail ("cannot be called from a running event loop").
+    """
     if not Path(CHROMIUM).exists():
         pytest.skip("no chromium here (Debian's chromium package, /usr/bin/chromium): the "
                     "floor pages' browser tests need a real browser")
