@@ -404,11 +404,11 @@ def _descendants(pid: int) -> list[int]:
             continue
         children.setdefault(parent, []).append(int(entry.name))
     found: list[int] = []
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
+    pending = [pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
             found.append(child)
-            todo.append(child)
+            pending.append(child)
     return found
 
 
