@@ -36,11 +36,13 @@ from etg.cli.program import (
 
 @main.group()
 def ledger() -> None:
-    """Audit a ledger: verify, tilts, recall rounds, read meters, export; acknowledge, archive.
+    """The cabinet's ledger: init, pubkey; audit it (verify, tilts, recall, meters, export);
+    acknowledge, archive.
 
-    Audit commands open the file read-only: they work beside a running kiosk and
-    never change the ledger. acknowledge (with the supervisor's PIN) and archive
-    write it, as the ledger's single writer: refused while the kiosk holds it.
+    Audit commands open the file read-only and need only the public key: they work
+    beside a running kiosk and never change the ledger. acknowledge (with the
+    supervisor's PIN) and archive write it, as the ledger's single writer, with the
+    private key: refused while the kiosk holds it.
     """
 
 
@@ -48,6 +50,15 @@ _CONFIG = click.option("--config", "config_dir", type=click.Path(file_okay=False
                        help="Site configuration directory with cabinet.yaml (default: "
                             "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet; "
                             "etg paths shows it).")
+
+
+_CONFIG_KEY = "etg.ledger.config_dir"
+
+
+def _config_dir() -> Path | None:
+    """The command's ``--config``: the keys move with it (issue 25, finding 4)."""
+    value: Path | None = click.get_current_context().meta.get(_CONFIG_KEY)
+    return value
 
 
 def _db_option(f: Any) -> Any:
@@ -59,6 +70,7 @@ def _db_option(f: Any) -> Any:
     def command(*args: Any, db_path: Path | None, config_dir: Path | None,
                 **kwargs: Any) -> Any:
         db_path = ledger_or_cabinets(db_path, config_dir)
+        click.get_current_context().meta[_CONFIG_KEY] = config_dir  # where its keys are
         if wants_config:
             kwargs["config_dir"] = config_dir
         return f(*args, db_path=db_path, **kwargs)
@@ -79,14 +91,19 @@ def _db_option(f: Any) -> Any:
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="An archive of this ledger (etg ledger archive): its links are walked as "
                    "one chain with the ledger's. May be given more than once.")
+@click.option("--pubkey", "public_key", type=click.Path(dir_okay=False, path_type=Path),
+              help="The public key to check the signatures with (a PEM file, as etg ledger "
+                   "pubkey prints it on the cabinet); default: the site configuration's.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
-                  as_json: bool) -> None:
-    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read."""
+                  public_key: Path | None, as_json: bool) -> None:
+    """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read.
+
+    Needs only the ledger's public key, never its private key."""
     from etg.ledger.archive import check_archives
     from etg.ledger.verify import active_tilts, verify
 
-    store = _open_ledger(db_path)
+    store = _open_ledger(db_path, public_key)
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
             problems = verify(store, full=full, progress=tick, events=events or None)
@@ -98,8 +115,10 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
             tilts = active_tilts(store)
     finally:
         store.close()
+    fingerprint = None if store.key is None else store.key.fingerprint
     if as_json:
         click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "full": full,
+                               "public_key_fingerprint": fingerprint,
                                "clean": not problems and not tilts,
                                "problems": [{"check": p.check, "message": p.message}
                                             for p in problems],
@@ -142,7 +161,7 @@ def ledger_archive(db_path: Path, before: str, out: Path) -> None:
     _logging("archive")
     with _writer_lock(db_path):
         try:
-            store = Ledger.open(db_path)
+            store = Ledger.open(db_path, config_dir=_config_dir())
         except LedgerError as error:
             _refuse(str(error))
         try:
@@ -220,7 +239,7 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     _logging("acknowledge")
     with _writer_lock(db_path):
         try:
-            store = Ledger.open(db_path)
+            store = Ledger.open(db_path, config_dir=config_dir)
         except LedgerError as error:
             _refuse(str(error))
         try:
@@ -428,13 +447,15 @@ def _span(start: str | None, end: str | None) -> Any:
     return Span(first_round=first, last_round=last, since=since, before=before)
 
 
-def _open_ledger(db_path: Path) -> Ledger:
-    """The ledger opened read-only for an audit; one line and exit 2 if it cannot be read."""
+def _open_ledger(db_path: Path, public_key: Path | None = None) -> Ledger:
+    """The ledger opened read-only for an audit, with the public key of the command's
+    ``--config`` (or ``public_key``); one line and exit 2 if it cannot be read."""
+    from etg.ledger.signing import LedgerKeyError
     from etg.ledger.store import Ledger, LedgerError
 
     try:
-        return Ledger.open_readonly(db_path)
-    except LedgerError as error:
+        return Ledger.open_readonly(db_path, config_dir=_config_dir(), public_key=public_key)
+    except (LedgerError, LedgerKeyError) as error:
         _refuse(str(error))
 
 

@@ -6,7 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -110,12 +110,16 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
     if db_path is None:
         db_path = (default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}") if demo
                    else cabinet_ledger(cabinet_file, cabinet))
-        _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+        if demo:
+            _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+    if not demo and not db_path.exists():  # only etg ledger init makes a real ledger
+        _no_real_ledger(db_path, config, None if headless else
+                        lambda message: _fault_screen(cabinet, options, message))
     _ledger_folder_or_exit(db_path)
     _logging("run", fault_file=True)  # once the input is known good: bad input writes nothing
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
     with _writer_lock(db_path):
-        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
+        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False, config_dir=config,
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message),
                             defer_file_check=True,
@@ -154,6 +158,20 @@ def _headless_report(rounds: int, db_path: Path, table: Table) -> None:
         _refuse(f"etg run: TILT: {table.tilt.message}; play stopped: a supervisor "
                 f"acknowledges it (etg ledger tilts --db {db_path}, then etg ledger "
                 f"acknowledge)")
+
+
+def _no_real_ledger(db_path: Path, config: Path,
+                    on_fault: Callable[[str], None] | None) -> NoReturn:
+    """A real ledger that is not there: one line (on the cabinet's screen too), exit 2, and
+    nothing made: an unmounted data partition or a deleted file never becomes a clean new
+    ledger (issue 25, finding 3)."""
+    from etg.ledger.store import missing_real
+
+    message = missing_real(db_path, config)
+    click.echo(message, err=True)
+    if on_fault is not None:
+        on_fault(message)
+    sys.exit(INVALID)
 
 
 def _make_data_dir(db_path: Path) -> None:
@@ -220,12 +238,13 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 
 
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
-                stop_on_tilt: bool = True,
+                stop_on_tilt: bool = True, config_dir: Path | None = None,
                 on_fault: Callable[[str], None] | None = None,
                 defer_file_check: bool = False,
                 jackpot_rules: JackpotRules | None = None) -> Table:
     """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
 
+    ``config_dir``: where the ledger's keys are (default: the site configuration);
     ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
     ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk).
     """
@@ -234,7 +253,7 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
     from etg.table.controller import Table
 
     try:
-        ledger = Ledger.open(db_path, kind=kind,
+        ledger = Ledger.open(db_path, kind=kind, config_dir=config_dir,
                              rng="csprng" if seed is None else f"seeded {seed}")
     except LedgerError as error:
         click.echo(str(error), err=True)
