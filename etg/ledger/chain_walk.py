@@ -226,25 +226,22 @@ def sealed(carried: dict[str, Any], seals: Iterable[Any], low: int, high: int) -
     return Stretch(low, high, verbose_until, legacy_until=legacy_until, verbose_unkeyed=unkeyed)
 
 
-def check_head(conn: sqlite3.Connection, verifier: Verifier) -> list[str]:
-    """The newest entry's signature (one per commit, on its last entry), and no signature
-    of an entry beyond it."""
-    row = conn.execute("SELECT seq, CAST(hash AS BLOB) FROM entries ORDER BY seq DESC LIMIT 1"
-                       ).fetchone()
-    if row is None:
+def check_head(conn: sqlite3.Connection, verifier: Verifier, seq: int, head: bytes) -> list[str]:
+    """The signature of the newest entry ``seq`` (its hash ``head``), which covers every entry
+    before it through the chain."""
+    if not seq:
         return []
-    seq, head = int(row[0]), bytes(row[1] or b"")
-    beyond = conn.execute("SELECT max(seq) FROM signatures").fetchone()[0]
-    if beyond is not None and int(beyond) > seq:
-        return [f"a signature records entry {beyond}, but the ledger ends at entry {seq}: "
-                f"entries were cut off its end"]
-    signed = conn.execute("SELECT CAST(signature AS BLOB) FROM signatures WHERE seq = ?",
-                          [seq]).fetchone()
-    if signed is None:
-        return [f"entries row {seq}, the newest, is not signed: it was not written by this "
-                f"cabinet's program with its private key"]
-    if not verifier.head_signed(seq, head, bytes(signed[0] or b"")):
-        return [f"entries row {seq}, the newest: its signature does not hold under the "
-                f"cabinet's public key {verifier.fingerprint[:23]}… (forged, or signed with "
-                f"another key)"]
+    row = conn.execute("SELECT seq, CAST(signature AS BLOB) FROM head_signature").fetchone()
+    signed = None if row is None else int(row[0])
+    if signed is not None and signed > seq:
+        return [f"head_signature: the signed head is entry {signed}, but the ledger ends at "
+                f"entry {seq}: entries were cut off its end"]
+    if signed != seq:
+        return [f"entries row {seq}, the newest, is not the signed head (head_signature: "
+                f"{'none' if signed is None else f'entry {signed}'}): entries were added "
+                f"without the cabinet's private key"]
+    if not verifier.head_signed(seq, head, bytes(row[1] or b"")):
+        return [f"head_signature: the signature of entries row {seq}, the newest, does not hold "
+                f"under the cabinet's public key {verifier.fingerprint[:23]}… (forged, or "
+                f"signed with another key)"]
     return []

@@ -70,7 +70,7 @@ def schema_age(conn: sqlite3.Connection, applied: list[str]) -> str:
         return "newer"
     columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
     signed = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                          "name = 'signatures'").fetchone()
+                          "name = 'head_signature'").fetchone()
     if "format" in columns and signed:
         return "current"
     return "newer" if any(name not in known for name in applied) else "older"
@@ -190,11 +190,9 @@ def _compact(db: Database) -> None:
 
 @migrations(name="0005_signed_heads")
 def _signed(db: Database) -> None:
-    """Each commit's head signed with the Ed25519 private key (:mod:`etg.ledger.signing`),
-    kept under the number of the commit's last entry. Entries written from now on are
-    chained by an unkeyed hash; the MACed ones before stay as they were, sealed by the first
-    entry after them (:meth:`~etg.ledger.store.Ledger.open`)."""
-    db.execute("CREATE TABLE signatures (seq INTEGER PRIMARY KEY, signature BLOB NOT NULL)")
-    for verb in ("update", "delete"):
-        db.execute(f"CREATE TRIGGER signatures_no_{verb} BEFORE {verb.upper()} ON signatures "
-                   f"BEGIN SELECT RAISE(ABORT, 'signatures are append-only'); END")
+    """The newest head signed with the Ed25519 private key (:mod:`etg.ledger.signing`): one
+    row, replaced by each commit with its last entry's number and signature. Entries written
+    from now on are chained by an unkeyed hash; the MACed ones before stay as they were,
+    sealed by the first entry after them (:meth:`~etg.ledger.store.Ledger.open`)."""
+    db.execute("CREATE TABLE head_signature (id INTEGER PRIMARY KEY CHECK (id = 1),"
+               " seq INTEGER NOT NULL, signature BLOB NOT NULL)")

@@ -14,11 +14,13 @@ finding 5). Now the one who writes and the ones who check hold different keys:
   a forger had to guess the key first). BLAKE2b costs what the keyed MAC cost.
 - **Each commit's head is signed.** When a transaction commits, its last entry's
   number and hash are signed with the **private key**, and the signature is kept
-  in ``signatures`` under that entry's number, in the same transaction. The head's
-  signature covers everything before it through the chain: one signature per
-  commit (some 25 µs, against the milliseconds of the commit's fsync), never one
-  per entry, and a walk of a million rounds checks hashes, not signatures. Nobody
-  without the private key can extend or rewrite the chain and sign its new head.
+  in the one row of ``head_signature``, in the same transaction, in place of the
+  one before. The head's signature covers everything before it through the
+  chain, so older heads need none: one signature per commit (some 25 µs, against
+  the milliseconds of the commit's fsync), never one per entry, nothing more to
+  store as the ledger grows, and a walk of a million rounds checks hashes and one
+  signature. Nobody without the private key can extend or rewrite the chain and
+  sign its new head.
 - **The anchor is signed** the same way (:mod:`etg.ledger.chain`).
 - **Verifying needs only the public key**: ``etg ledger verify``, the back office
   and a regulator read ``ledger.pub`` (``etg ledger pubkey`` prints it with its

@@ -325,10 +325,13 @@ class Ledger(LedgerHistory):
                                 f"{error.strerror or error}"
 
     def _sign_head(self) -> None:
-        """The commit's last entry signed with the private key, in the same transaction: one
-        signature per commit covers every entry before it (:mod:`etg.ledger.signing`)."""
+        """The commit's last entry signed with the private key, in the same transaction, in
+        place of the head before it: one signature covers every entry before it through the
+        chain (:mod:`etg.ledger.signing`)."""
         assert self.signer is not None
-        self.conn.execute("INSERT INTO signatures (seq, signature) VALUES (?, ?)",
+        self.conn.execute("INSERT INTO head_signature (id, seq, signature) VALUES (1, ?, ?) "
+                          "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, "
+                          "signature = excluded.signature",
                           [self._head_seq, self.signer.sign_head(self._head_seq,
                                                                  self._head_hash)])
 
@@ -513,18 +516,24 @@ def _check_record(ledger: Ledger, config_dir: Path | None) -> None:
 
 
 def recorded_kind(conn: sqlite3.Connection) -> LedgerKind | None:
-    """The kind the file's genesis records (None before the chain, or when unreadable)."""
+    """The kind the file's genesis records, or the newest archive's copy of it once the
+    genesis went to an archive (None before the chain, or when unreadable)."""
     try:
         row = conn.execute("SELECT body, format FROM entries WHERE kind = 'genesis' "
                            "ORDER BY seq LIMIT 1").fetchone()
+        archived = None if row is not None else conn.execute(
+            "SELECT body, format FROM entries WHERE kind = 'schema' AND tag = 'archive' "
+            "ORDER BY seq DESC LIMIT 1").fetchone()
     except sqlite3.OperationalError:  # no entries table: a schema-2 file
         return None
-    if row is None:
-        return None
     try:
-        return LedgerKind(decode_json("genesis", row[0], row[1])["kind"])
+        if row is not None:
+            return LedgerKind(decode_json("genesis", row[0], row[1])["kind"])
+        if archived is not None:
+            return LedgerKind(decode_json("schema", archived[0], archived[1])["genesis"]["kind"])
     except (ValueError, KeyError, TypeError):
         return None
+    return None
 
 
 def _key_name(kind: LedgerKind | None) -> str:

@@ -199,13 +199,13 @@ def active_tilts(ledger: Ledger) -> list[dict[str, Any]]:
 
 def check_signature(ledger: Ledger) -> list[Problem]:
     """The newest entry's signature under the public key (it covers every entry before it
-    through the chain), and no signature beyond it (entries cut off the end)."""
+    through the chain), and no signed head beyond it (entries cut off the end)."""
     if ledger.key is None:
         return [Problem("signature", "the ledger's public key is not here (etg ledger pubkey "
                                      "on the cabinet prints it; --pubkey FILE): the heads' "
                                      "signatures and the anchor were not checked")]
     return [Problem("signature", message)
-            for message in chain_walk.check_head(ledger.conn, ledger.key)]
+            for message in chain_walk.check_head(ledger.conn, ledger.key, *ledger.head)]
 
 
 def check_anchor(ledger: Ledger, anchor: chain.Anchor | None) -> list[Problem]:
