@@ -21,7 +21,16 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from etg.cli import main
 from etg.ledger import chain
 from etg.ledger.entry import compact_content
-from etg.ledger.signing import CABINET, THROWAWAY, keys_dir, private_path, public_path
+from etg.ledger.signing import (
+    CABINET,
+    THROWAWAY,
+    LedgerKeyError,
+    create_pair,
+    keys_dir,
+    load_signer,
+    private_path,
+    public_path,
+)
 from etg.ledger.store import Ledger, LedgerKind, Problem
 from etg.table.controller import Table
 from tests.kiosk_support import config_copy
@@ -341,3 +350,24 @@ def test_a_demo_ledger_is_still_made_on_first_use_with_the_throwaway_key(
     store.close()
     code, out, _ = invoke("ledger", "verify", "--config", config, "--db", db)
     assert code == 0 and out.strip() == f"{db}: 0 rounds, clean"
+
+
+# --- the key pair itself ----------------------------------------------------------------------------
+
+def test_a_key_pair_is_never_replaced_and_a_swapped_public_key_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "keys"
+    pair = create_pair(folder)
+    kept = private_path(folder).read_bytes()
+    with pytest.raises(LedgerKeyError, match="already exists; a ledger key is never replaced"):
+        create_pair(folder)
+    assert private_path(folder).read_bytes() == kept
+    other = create_pair(tmp_path / "other")
+    shutil.copy(public_path(tmp_path / "other"), public_path(folder))
+    with pytest.raises(LedgerKeyError, match="is not the private key's"):
+        load_signer(folder)
+    # what a head's signature covers is never an anchor's, nor another head's
+    signature = pair.sign_head(7, bytes(32))
+    assert pair.verifier.head_signed(7, bytes(32), signature)
+    assert not pair.verifier.head_signed(8, bytes(32), signature)
+    assert not pair.verifier.document_signed(b"x", pair.sign_head(7, b"x"))
+    assert not other.verifier.head_signed(7, bytes(32), signature)

@@ -1,4 +1,4 @@
-"""The SQLite ledger: one keyed chain of entries, the meters, and the anchor beside the file.
+"""The SQLite ledger: one signed chain of entries, the meters, and the anchor beside the file.
 
 Everything that tells the money story is an **entry** of one append-only
 table, each chained to the one before by a hash, and each commit's last entry
@@ -157,11 +157,11 @@ class Ledger(LedgerHistory):
             check_header(path, anchored=chain.anchor_path(path).exists())
             check_single_link(path)
         if fresh:  # a throwaway ledger, or etg ledger init's: made with its folder
+            keys = _writer_keys(path, folder, kind, fresh=True)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise LedgerError(f"{path}: cannot create the ledger: {error}") from None
-            keys = _writer_keys(path, folder, kind, fresh=True)
         try:
             conn = sqlite3.connect(path, isolation_level=None, timeout=cls.busy_timeout_s,
                                    check_same_thread=False)
