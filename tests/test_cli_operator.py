@@ -166,7 +166,8 @@ def test_a_cabinet_yaml_that_disagrees_with_the_ledger_tilts_and_is_never_rewrit
     five = load_paytable(config / "paytables" / "maryland-community-5.yaml")
     seven = load_paytable(config / "paytables" / "maryland-community-7.yaml")
     db = tmp_path / "demo.db"
-    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO), five, SeededSource(2))
+    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO, config_dir=config), five,
+                       SeededSource(2))  # the keys of the --config the kiosk is run with
     play(table, 2)
     for seat, credits in enumerate(table.state.credits, start=1):
         if credits:
