@@ -249,6 +249,8 @@ def test_a_missing_ledger_folder_is_one_line_and_never_made(tmp_path: Path) -> N
     missing = tmp_path / "MISSING_DIR" / "ledger.db"
     code, err = _kiosk(config, missing)
     assert code == 2 and not missing.parent.exists()
+    assert err.splitlines()[0] == (f"{missing}: no such ledger; the cabinet's ledger, made by "
+                                   f"etg ledger init, is {db}")
 
 
 def test_a_cabinet_without_init_says_to_run_it(tmp_path: Path) -> None:

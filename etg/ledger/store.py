@@ -493,6 +493,9 @@ def missing_real(path: Path, config_dir: Path | None) -> str:
         return str(error)
     if record is None:
         return f"{path}: no ledger: run `etg ledger init`"
+    if record.path.resolve() != path.resolve():
+        return (f"{path}: no such ledger; the cabinet's ledger, made by etg ledger init, is "
+                f"{record.path}")
     return (f"{path}: the cabinet's ledger {record.ledger_id} (made by etg ledger init on "
             f"{record.initialised_at[:10]}, at {record.path}) is missing; a real ledger is "
             f"never made again: restore it (ledger.db and ledger.db.anchor) from its backup")
@@ -553,7 +556,8 @@ def _writer_keys(path: Path, folder: Path, kind: LedgerKind | None, fresh: bool)
         else:
             pair = load_signer(folder, name)
     except LedgerKeyError as error:
-        again = " (etg ledger init makes it)" if fresh else "; it is never made again"
+        again = " (etg ledger init makes it)" if fresh and name == CABINET else \
+            "; it is never made again"
         raise LedgerError(f"{path}: {error}{again}") from None
     try:
         legacy: bytes | None = chain.load_key(folder / "ledger.key")
