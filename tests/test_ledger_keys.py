@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
 from etg.cli import main
+from etg.config.cabinet_edit import set_cabinet_value
 from etg.ledger import chain
 from etg.ledger.entry import compact_content
 from etg.ledger.signing import (
@@ -33,6 +34,7 @@ from etg.ledger.signing import (
 )
 from etg.ledger.store import Ledger, LedgerKind, Problem
 from etg.table.controller import Table
+from etg.table.pin import hash_pin
 from tests.kiosk_support import config_copy
 from tests.ledger_support import open_table, paytable, play
 
@@ -60,6 +62,10 @@ def _play_real(db: Path, config: Path, rounds: int) -> None:
     table = Table.open(Ledger.open(db, kind=LedgerKind.REAL, config_dir=config), paytable())
     play(table, rounds)
     table.close()
+
+
+def _pin_config(config: Path) -> None:
+    set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin("4321"))
 
 
 def _kiosk(config: Path, *db: str | Path) -> tuple[int, str]:
@@ -193,13 +199,6 @@ def test_a_lost_private_key_is_refused_by_every_writer_and_never_made_again(
     code, _, err = invoke("autoplay", "--db", test_db, "--rounds", "1", "--seed", "1",
                           "--paytable", paytable().path)
     assert code == 2 and "is never made again" in err and not throwaway.exists()
-
-
-def _pin_config(config: Path) -> None:
-    from etg.config.cabinet_edit import set_cabinet_value
-    from etg.table.pin import hash_pin
-
-    set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin("4321"))
 
 
 def test_acknowledge_with_config_signs_with_that_configuration_s_key(tmp_path: Path) -> None:

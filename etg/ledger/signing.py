@@ -16,8 +16,8 @@ finding 5). Now the one who writes and the ones who check hold different keys:
   number and hash are signed with the **private key**, and the signature is kept
   in the one row of ``head_signature``, in the same transaction, in place of the
   one before. The head's signature covers everything before it through the
-  chain, so older heads need none: one signature per commit (some 25 µs, against
-  the milliseconds of the commit's fsync), never one per entry, nothing more to
+  chain, so older heads need none: one signature per commit (tens of microseconds,
+  against the milliseconds of the commit's fsync), never one per entry, nothing more to
   store as the ledger grows, and a walk of a million rounds checks hashes and one
   signature. Nobody without the private key can extend or rewrite the chain and
   sign its new head.
