@@ -13,7 +13,8 @@ from etg.config.places import shipped_config_dir
 from etg.core.rng import SeededSource
 from etg.core.state import TableState
 from etg.ledger import chain
-from etg.ledger.store import Ledger
+from etg.ledger.signing import CABINET, THROWAWAY, create_pair, keys_dir, private_path
+from etg.ledger.store import Ledger, LedgerKind
 from etg.ledger.verify import rebuild
 from etg.table.bots import RoundDriver, standard_bots
 from etg.table.controller import Table
@@ -150,8 +151,17 @@ def built_once(what: tuple[object, ...], build: Callable[[Path], None], db: Path
 
 
 def _ledger_key() -> bytes | None:
-    path = chain.default_key_path()
+    path = private_path(keys_dir(), THROWAWAY)
     return path.read_bytes() if path.exists() else None
+
+
+def real_ledger(db: Path, config_dir: Path | None = None) -> Ledger:
+    """A new real ledger, as ``etg ledger init`` makes one: the cabinet's key pair in the site
+    configuration (made once there), the ledger opened with ``create``."""
+    folder = keys_dir(config_dir)
+    if not private_path(folder, CABINET).exists():
+        create_pair(folder, CABINET)
+    return Ledger.open(db, kind=LedgerKind.REAL, config_dir=config_dir, create=True)
 
 
 def rebuilt_state(db: Path) -> TableState:

@@ -33,8 +33,10 @@ CONFIG_USERS = [path for path, command in commands()
 
 def test_these_commands_take_a_configuration_directory() -> None:
     assert sorted(CONFIG_USERS) == [
-        ("floor", "demo"), ("floor", "init"), ("floor", "level"), ("floor", "web"), ("ledger", "acknowledge"), ("ledger", "archive"), ("ledger", "export"),
-        ("ledger", "meters"), ("ledger", "recall"), ("ledger", "tilts"), ("ledger", "verify"),
+        ("floor", "demo"), ("floor", "init"), ("floor", "level"), ("floor", "web"),
+        ("ledger", "acknowledge"), ("ledger", "archive"), ("ledger", "export"),
+        ("ledger", "init"), ("ledger", "meters"), ("ledger", "pubkey"), ("ledger", "recall"),
+        ("ledger", "tilts"), ("ledger", "verify"),
         ("paths",), ("paytable", "activate"), ("paytable", "list"), ("pin", "remove-dealer"),
         ("pin", "set"), ("run",)]
 

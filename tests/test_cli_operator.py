@@ -20,7 +20,7 @@ from etg.ledger.verify import check_paytable
 from etg.table.controller import Table
 from etg.table.pin import hash_pin
 from tests.kiosk_support import config_copy
-from tests.ledger_support import play, played_ledger
+from tests.ledger_support import play, played_ledger, real_ledger
 
 OPERATOR_PIN = "2468"
 SUPERVISOR_PIN = "1357"
@@ -41,13 +41,13 @@ def _cabinet(tmp_path: Path) -> tuple[Path, Path]:
     db = tmp_path / "cabinet.db"
     set_cabinet_value(cabinet_file, "database", str(db))
     loaded = load_paytable(config / "paytables" / "maryland-community-5.yaml")
-    Table.open(Ledger.open(db, kind=LedgerKind.REAL), loaded).close()
+    Table.open(real_ledger(db, config), loaded).close()  # as etg ledger init, keys in config
     return config, db
 
 
 def _credit(db: Path, config: Path, cents: int) -> None:
     loaded = load_paytable(config / "paytables" / "maryland-community-5.yaml")
-    table = Table.open(Ledger.open(db), loaded)
+    table = Table.open(Ledger.open(db, config_dir=config), loaded)
     table.send(CashIn(1, cents), actor="attendant 1")
     table.close()
 
@@ -166,7 +166,8 @@ def test_a_cabinet_yaml_that_disagrees_with_the_ledger_tilts_and_is_never_rewrit
     five = load_paytable(config / "paytables" / "maryland-community-5.yaml")
     seven = load_paytable(config / "paytables" / "maryland-community-7.yaml")
     db = tmp_path / "demo.db"
-    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO), five, SeededSource(2))
+    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO, config_dir=config), five,
+                       SeededSource(2))  # the keys of the --config the kiosk is run with
     play(table, 2)
     for seat, credits in enumerate(table.state.credits, start=1):
         if credits:
@@ -208,8 +209,8 @@ def test_a_headless_run_that_tilts_prints_the_tilt_and_exits_2(tmp_path: Path) -
     config = config_copy(tmp_path)
     approved = config / "paytables" / "maryland-community-5.yaml"
     db = tmp_path / "demo.db"
-    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO), load_paytable(approved),
-                       SeededSource(4))
+    table = Table.open(Ledger.open(db, kind=LedgerKind.DEMO, config_dir=config),
+                       load_paytable(approved), SeededSource(4))  # --config: its keys too
     play(table, 1)
     table.close()
     # A real fault the start-up check finds: the approved file was edited after it was recorded.

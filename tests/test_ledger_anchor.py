@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from etg.cli import main
-from etg.ledger.chain import anchor_path, default_key_path
+from etg.ledger.chain import anchor_path
+from etg.ledger.signing import THROWAWAY, keys_dir, private_path, public_path
 from etg.ledger.store import Ledger, LedgerError
 from etg.table.controller import TableTilted
 from tests.ledger_support import open_table, play, played_ledger
@@ -37,10 +38,13 @@ def test_a_new_ledger_has_a_signed_anchor_and_a_private_key(tmp_path: Path) -> N
     anchor = anchor_path(db).read_text()
     ledger = Ledger.open_readonly(db)
     seq, head = ledger.head
-    assert f'"seq":{seq}' in anchor and head.hex() in anchor and '"mac":' in anchor
+    assert f'"seq":{seq}' in anchor and head.hex() in anchor and '"signature":' in anchor
     assert f'"rounds":{ledger.round_count()}' in anchor
     ledger.close()
-    assert default_key_path().stat().st_mode & 0o777 == 0o600
+    # a test ledger is throwaway: its key pair is made with the first one, the private key
+    # for the writer alone, the public key for everyone
+    assert private_path(keys_dir(), THROWAWAY).stat().st_mode & 0o777 == 0o600
+    assert public_path(keys_dir(), THROWAWAY).stat().st_mode & 0o777 == 0o644
 
 
 def test_a_restored_older_copy_tilts_until_a_supervisor_accepts_it(tmp_path: Path) -> None:
@@ -158,7 +162,7 @@ def test_an_older_schema_is_refused_by_audits_and_left_alone(tmp_path: Path) -> 
     before = db.read_bytes()
     code, output = _verify(db)
     assert code == 2
-    assert "written by an older program (schema 2 of 4)" in output
+    assert "written by an older program (schema 2 of 5)" in output
     assert db.read_bytes() == before
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     assert conn.execute("SELECT count(*) FROM hand_ledger").fetchone()[0] == 8

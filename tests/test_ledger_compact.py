@@ -174,6 +174,6 @@ def test_every_compact_entry_is_marked_and_the_chain_holds(tmp_path: Path) -> No
     entries = list(table.ledger.entries())
     table.close()
     assert {e.format for e in entries} == {COMPACT}
-    assert all(len(e.hash) == 16 for e in entries)
+    assert all(len(e.hash) == 32 for e in entries)  # BLAKE2b-256: unkeyed, so 256 bits
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert dataclasses.replace(entries[5], body=b"x").content() != entries[5].content()

@@ -215,7 +215,7 @@ def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = played_ledger(tmp_path, rounds=1)
     conn = sqlite3.connect(db)
     conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
-                 "VALUES ('etg-ledger', '0005_from_the_future', '2030-01-01')")
+                 "VALUES ('etg-ledger', '0006_from_the_future', '2030-01-01')")
     conn.commit()
     conn.close()
     before = db.read_bytes()
@@ -224,7 +224,7 @@ def test_a_newer_schema_is_one_line_and_exit_2(tmp_path: Path) -> None:
         done = etg(*args)
         assert done.returncode == 2
         assert done.stderr.strip().endswith("written by a newer program (schema "
-                                            "0005_from_the_future); this program knows 4 "
+                                            "0006_from_the_future); this program knows 5 "
                                             "migrations and will not touch it")
         assert len(done.stderr.strip().splitlines()) == 1
     assert db.read_bytes() == before

@@ -93,7 +93,9 @@ def _edits(db: Path) -> list[Edit]:
             edits.append(Edit(f"{table}: delete", (f"DELETE FROM {table} WHERE {key} = {first}",),
                               (table,), table != "entries" or first >= newest))
             edits.append(Edit(f"{table}: insert", (_insert(table, columns, key, last),), (table,)))
-            edits.append(Edit(f"{table}: move", _move(table, columns, key, first, last), (table,)))
+            if first != last:  # a table of one row (the signed head) has no order to change
+                edits.append(Edit(f"{table}: move", _move(table, columns, key, first, last),
+                                  (table,)))
     finally:
         conn.close()
     return edits
@@ -144,12 +146,12 @@ def _tamper(db: Path, statements: tuple[str, ...]) -> None:
 
 def test_the_walk_covers_every_table_and_column(played: Path) -> None:
     tables = _tables(played)
-    assert set(tables) == {"entries", "meters", "_sqlite_migrations"}
+    assert set(tables) == {"entries", "meters", "_sqlite_migrations", "head_signature"}
     edits = _edits(played)
     for table, columns in tables.items():
         for column, _ in columns:
             assert any(e.name.startswith(f"{table}.{column}@") for e in edits)
-        for what in ("delete", "insert", "move"):
+        for what in ("delete", "insert", "move")[:2 if table == "head_signature" else 3]:
             assert any(e.name == f"{table}: {what}" for e in edits)
     kinds = {e.name.split("@")[1] for e in edits if e.name.startswith("entries.body@")}
     assert len(kinds) == 8  # genesis, schema, paytable, setting, checkpoint, command, event, round

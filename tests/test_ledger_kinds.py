@@ -21,7 +21,7 @@ from etg.cli import main
 from etg.core.rng import SeededSource, SystemSource
 from etg.ledger.store import Ledger, LedgerKind
 from etg.table.controller import Table
-from tests.ledger_support import MD5, open_table, paytable, play
+from tests.ledger_support import MD5, open_table, paytable, play, real_ledger
 
 
 def _run(*args: str) -> tuple[int, str]:
@@ -38,13 +38,13 @@ def test_a_ledger_records_its_kind_and_each_power_up_its_draws(tmp_path: Path) -
     table = Table.open(ledger, paytable(), SeededSource(3))
     assert table.ledger.event_log("power_up")[-1]["details"]["rng"] == "seeded"
     table.close()
-    real = Table.open(Ledger.open(tmp_path / "real.db", kind=LedgerKind.REAL), paytable())
+    real = Table.open(real_ledger(tmp_path / "real.db"), paytable())
     assert real.ledger.event_log("power_up")[-1]["details"]["rng"] == "csprng"
     real.close()
 
 
 def test_real_play_refuses_a_seeded_source(tmp_path: Path) -> None:
-    ledger = Ledger.open(tmp_path / "real.db", kind=LedgerKind.REAL)
+    ledger = real_ledger(tmp_path / "real.db")
     with pytest.raises(ValueError, match="real play draws only from the CSPRNG"):
         Table.open(ledger, paytable(), SeededSource(1))
     ledger.close()
@@ -69,7 +69,7 @@ def test_the_real_kiosk_refuses_a_test_ledger_and_demo_refuses_a_real_one(
     assert output.strip() == (f"{test_db}: a test ledger; the real kiosk plays only on a real "
                               f"ledger (demo play: --demo)")
     real_db = tmp_path / "real.db"
-    Table.open(Ledger.open(real_db, kind=LedgerKind.REAL), paytable()).close()
+    Table.open(real_ledger(real_db), paytable()).close()
     before = real_db.read_bytes()
     code, output = _run("run", "--headless", "--demo", "--rounds", "1", "--db", str(real_db))
     assert code == 2

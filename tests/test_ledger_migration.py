@@ -68,7 +68,7 @@ def test_the_schema_2_fixture_migrates_and_keeps_every_meter_round_and_state(
     assert len(records) == 8 and any(r["outcome"] == "voided" for r in records)
 
     ledger = Ledger.open(db, kind=LedgerKind.TEST)
-    assert ledger.schema_version == 4
+    assert ledger.schema_version == 5
     assert ledger.meters() == meters
     assert ledger.rounds() == records  # every round as it was recorded, events included
     assert [render_round(r) for r in ledger.rounds(last=10)] == [render_round(r) for r in records]
@@ -183,7 +183,7 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     refused = CliRunner().invoke(main, ["ledger", "verify", "--db", str(db)])
     assert refused.exit_code == 2 and "older program" in refused.output  # audits never convert
     ledger = Ledger.open(db, kind=LedgerKind.TEST)
-    assert ledger.schema_version == 4
+    assert ledger.schema_version == 5
     assert ledger.meters() == meters
     assert ledger.rounds() == records  # every round as it was recorded, events included
     assert [render_round(r) for r in ledger.rounds(last=len(records))] == [
@@ -203,7 +203,7 @@ def test_the_schema_3_fixture_becomes_compact_and_keeps_every_meter_round_and_st
     ledger.close()
 
     again = Ledger.open(db)  # converted once: opening it again changes nothing
-    assert again.head == head_after and again.schema_version == 4
+    assert again.head == head_after and again.schema_version == 5
     again.close()
 
     table = Table.open(Ledger.open(db), _approved_paytable(db, db.parent), SeededSource(5))

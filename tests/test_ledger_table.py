@@ -43,8 +43,8 @@ def test_a_new_ledger_is_wal_with_full_sync_and_a_recorded_schema(tmp_path: Path
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert table.ledger.schema_version == 4  # 0001 initial, 0002 checkpoints, 0003 chained,
-    # 0004 compact
+    assert table.ledger.schema_version == 5  # 0001 initial, 0002 checkpoints, 0003 chained,
+    # 0004 compact, 0005 signed heads
     assert [e["kind"] for e in table.ledger.event_log()] == ["paytable_change", "power_up"]
     table.close()
 

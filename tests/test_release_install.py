@@ -72,7 +72,13 @@ def test_install_then_uninstall_keeps_the_ledger_anchor_keys_and_configuration(
     assert (program / "etg-manifest.json").is_file()
     assert mode(program / "etg-manifest.json") & 0o222 == 0  # the program is read-only
     config, data = prefix / "etc" / "etg", prefix / "var" / "lib" / "etg"
-    assert (mode(config), mode(config / "keys"), mode(data)) == (0o750, 0o700, 0o750)
+    assert (mode(config), mode(config / "keys"), mode(data)) == (0o755, 0o755, 0o750)
+    # etg ledger init ran once: the real ledger, the private key for the kiosk's user alone,
+    # the public key and the record for everyone
+    keys = config / "keys"
+    assert (mode(keys / "ledger.ed25519"), mode(keys / "ledger.pub"),
+            mode(config / "ledger.yaml")) == (0o600, 0o644, 0o644)
+    assert (data / "ledger.db").is_file() and not (keys / "ledger.key").exists()
     shipped = sorted(p.name for p in (shipped_config_dir() / "paytables").glob("*.yaml"))
     assert sorted(p.name for p in (config / "paytables").glob("*.yaml")) == shipped
     assert (config / "cabinet.yaml").read_bytes() == (shipped_config_dir()
@@ -86,14 +92,17 @@ def test_install_then_uninstall_keeps_the_ledger_anchor_keys_and_configuration(
     assert f"User={me()}\n" in unit and "WantedBy=graphical.target\n" in unit
     assert "@" not in unit.replace("file://", "")  # every placeholder filled
 
-    # The technician's command finds the cabinet's places: a ledger, its anchor and the key.
+    # The technician's command finds the cabinet's places: the ledger, its anchor and keys.
     command = prefix / "usr" / "local" / "bin" / "etg"
-    sh(command, "autoplay", "--db", data / "ledger.db", "--rounds", "2", "--seed", "3",
+    verify = sh(command, "ledger", "verify")
+    assert verify.stdout.strip() == f"{data / 'ledger.db'}: 0 rounds, clean"
+    sh(command, "autoplay", "--db", data / "test.db", "--rounds", "2", "--seed", "3",
        "--paytable", config / "paytables" / "maryland-community-5.yaml")
     kept = {path: path.read_bytes() for path in (data / "ledger.db", data / "ledger.db.anchor",
-                                                  config / "keys" / "ledger.key",
+                                                  data / "test.db", keys / "ledger.ed25519",
+                                                  keys / "ledger.pub", config / "ledger.yaml",
                                                   config / "cabinet.yaml")}
-    verify = sh(command, "ledger", "verify", "--db", data / "ledger.db")
+    verify = sh(command, "ledger", "verify", "--db", data / "test.db")
     assert ", clean; the whole history (2 rounds) " in verify.stdout  # checked since a checkpoint
 
     out = sh(prefix / "opt" / "etg" / "uninstall.sh", "--prefix", prefix)
@@ -117,6 +126,7 @@ def test_an_upgrade_moves_current_and_never_overwrites_the_site_configuration(
     assert os.readlink(prefix / "opt" / "etg" / "current") == "9.9.0"
     assert (prefix / "opt" / "etg" / VERSION).is_dir()  # the old release stays for a rollback
     assert cabinet.read_bytes() == edited
+    assert len(list((prefix / "etc" / "etg" / "keys").iterdir())) == 2  # init ran once only
 
 
 @pytest.mark.slow

@@ -5,9 +5,11 @@
 #
 # Everything goes under --prefix (default /): the program to opt/etg/<version> (read-only,
 # opt/etg/current points at it), the command usr/local/bin/etg, the site configuration
-# etc/etg (cabinet.yaml, paytables/, keys/), the data var/lib/etg (ledger, anchor, logs) and
-# the systemd unit etc/systemd/system/etg-kiosk.service. Existing configuration, keys and
-# ledgers are never overwritten. systemd is told only when installing to / .
+# etc/etg (cabinet.yaml, paytables/, keys/, ledger.yaml), the data var/lib/etg (ledger,
+# anchor, logs) and the systemd unit etc/systemd/system/etg-kiosk.service. The first install
+# makes the cabinet's ledger and its key pair with `etg ledger init`, as the kiosk's user: the
+# private key is that user's alone, the public key everyone's. Existing configuration, keys
+# and ledgers are never overwritten. systemd is told only when installing to / .
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -23,7 +25,7 @@ while [ $# -gt 0 ]; do
         --user) [ $# -ge 2 ] || die "--user needs a name"; user="$2"; shift 2 ;;
         --display) [ $# -ge 2 ] || die "--display needs a value such as :0"; display="$2"; shift 2 ;;
         --no-service) service=0; shift ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
@@ -69,8 +71,10 @@ install -m 0755 "$here/uninstall.sh" "$program_root/uninstall.sh"
 ln -sfn "$version" "$program_root/current.new" && mv -T "$program_root/current.new" "$program_root/current"
 
 # The site configuration: the shipped defaults where missing, never over what is there.
-install -d -m 0750 -o "$user" -g "$group" "$config" "$config/paytables"
-install -d -m 0700 -o "$user" -g "$group" "$config/keys"
+# It and keys/ can be read through by everyone, for the public key; cabinet.yaml (PIN
+# hashes) and the private key are not.
+install -d -m 0755 -o "$user" -g "$group" "$config" "$config/keys"
+install -d -m 0750 -o "$user" -g "$group" "$config/paytables"
 shipped="$program/_internal/etg/data/config"
 [ -e "$config/cabinet.yaml" ] || install -m 0640 -o "$user" -g "$group" "$shipped/cabinet.yaml" "$config/cabinet.yaml"
 for table in "$shipped"/paytables/*.yaml; do
@@ -80,6 +84,20 @@ done
 
 # The data: the ledger, its anchor and lock, the logs; the program creates the files.
 install -d -m 0750 -o "$user" -g "$group" "$data" "$data/logs"
+
+# The cabinet's real ledger and its key pair, made once and on purpose (issue 25): by the
+# kiosk's user, so the private key is its own (0600). After this nothing ever makes them
+# again: a lost ledger, folder or key is a fault. An upgrade from a ledger written before the
+# signatures adopts it (its older chain sealed under the new key).
+if [ ! -e "$config/ledger.yaml" ]; then
+    as_user=()
+    [ "$(id -un)" = "$user" ] || as_user=(runuser -u "$user" --)
+    "${as_user[@]}" env ETG_CONFIG_DIR="$config" ETG_DATA_DIR="$data" \
+        "$program_root/current/etg" ledger init --config "$config" >/dev/null \
+        || die "etg ledger init did not make the cabinet's ledger (see above); run it again once fixed"
+fi
+chmod 0600 "$config/keys/ledger.ed25519"
+chmod 0644 "$config/keys/ledger.pub" "$config/ledger.yaml"
 
 # The command a technician types: the current program with the cabinet's places.
 mkdir -p "$root/usr/local/bin"
@@ -110,4 +128,5 @@ if [ "$service" = 1 ]; then
     fi
 fi
 echo "installed: $program_root/current -> $version; configuration $config; data $data"
+echo "ledger public key: $config/keys/ledger.pub (etg ledger pubkey prints it and its fingerprint)"
 echo "next: etg pin set --role operator; etg pin set --role supervisor; etg verify; etg smoke-test"

@@ -6,6 +6,7 @@ Exit codes: 0 success, 2 invalid input (a configuration file or an option).
 
 One module per family of commands, each adding its commands to :data:`main`:
 :mod:`~etg.cli.play` (run, autoplay), :mod:`~etg.cli.ledger` (the audits),
+:mod:`~etg.cli.ledger_init` (ledger init, pubkey),
 :mod:`~etg.cli.figures` (paytable check, parsheet, sim), :mod:`~etg.cli.release`
 (verify, smoke-test, bench), :mod:`~etg.cli.paytables` (paytable list, activate),
 :mod:`~etg.cli.floor` (the linked floor's back office; :mod:`~etg.cli.floor_web` adds
@@ -21,6 +22,7 @@ from etg.cli import (
     floor_demo,
     floor_web,
     ledger,
+    ledger_init,
     paths,
     paytables,
     play,
@@ -32,5 +34,5 @@ from etg.cli.program import main
 
 main.add_command(pin)
 
-__all__ = ["check_software", "figures", "floor", "floor_demo", "floor_web", "ledger", "main",
-           "paths", "paytables", "play", "release"]
+__all__ = ["check_software", "figures", "floor", "floor_demo", "floor_web", "ledger",
+           "ledger_init", "main", "paths", "paytables", "play", "release"]

@@ -37,11 +37,13 @@ from etg.cli.program import (
 
 @main.group()
 def ledger() -> None:
-    """Audit a ledger: verify, tilts, recall rounds, read meters, export; acknowledge, archive.
+    """The cabinet's ledger: init, pubkey; audit it (verify, tilts, recall, meters, export);
+    acknowledge, archive.
 
-    Audit commands open the file read-only: they work beside a running kiosk and
-    never change the ledger. acknowledge and archive, each with the supervisor's PIN,
-    write it, as the ledger's single writer: refused while the kiosk holds it.
+    Audit commands open the file read-only and need only the public key: they work
+    beside a running kiosk and never change the ledger. acknowledge and archive, each with
+    the supervisor's PIN, write it, as the ledger's single writer, with the private key:
+    refused while the kiosk holds it.
     """
 
 
@@ -49,6 +51,15 @@ _CONFIG = click.option("--config", "config_dir", type=click.Path(file_okay=False
                        help="Site configuration directory with cabinet.yaml (default: "
                             "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet; "
                             "etg paths shows it).")
+
+
+_CONFIG_KEY = "etg.ledger.config_dir"
+
+
+def _config_dir() -> Path | None:
+    """The command's ``--config``: the keys move with it (issue 25, finding 4)."""
+    value: Path | None = click.get_current_context().meta.get(_CONFIG_KEY)
+    return value
 
 
 def _db_option(f: Any) -> Any:
@@ -60,6 +71,7 @@ def _db_option(f: Any) -> Any:
     def command(*args: Any, db_path: Path | None, config_dir: Path | None,
                 **kwargs: Any) -> Any:
         db_path = ledger_or_cabinets(db_path, config_dir)
+        click.get_current_context().meta[_CONFIG_KEY] = config_dir  # where its keys are
         if wants_config:
             kwargs["config_dir"] = config_dir
         return f(*args, db_path=db_path, **kwargs)
@@ -80,24 +92,27 @@ def _db_option(f: Any) -> Any:
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="An archive of this ledger (etg ledger archive): its links are walked as "
                    "one chain with the ledger's. May be given more than once.")
+@click.option("--pubkey", "public_key", type=click.Path(dir_okay=False, path_type=Path),
+              help="The public key to check the signatures with (a PEM file, as etg ledger "
+                   "pubkey prints it on the cabinet); default: the site configuration's.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path, ...],
-                  as_json: bool, config_dir: Path | None) -> None:
+                  public_key: Path | None, as_json: bool, config_dir: Path | None) -> None:
     """Integrity as at start-up; exit 0 clean, 1 problems or an active tilt, 2 cannot read.
 
-    Without --full it checks the rounds since the newest checkpoint, and says which, and
-    when the whole history was last verified (the kiosk does it in the background). With
-    --full, rounds moved to an archive that is not given are named as not checked (a
-    problem: the whole history was not verified). The ledger's head is also checked against
-    the record kept outside the data directory (cabinet.yaml freshness: a TPM counter or the
-    anchor's copy in --config).
+    Needs only the ledger's public key, never its private key. Without --full it checks the
+    rounds since the newest checkpoint, and says which, and when the whole history was last
+    verified (the kiosk does it in the background). With --full, rounds moved to an archive
+    that is not given are named as not checked (a problem: the whole history was not
+    verified). The ledger's head is also checked against the record kept outside the data
+    directory (cabinet.yaml freshness: a TPM counter or the anchor's copy in --config).
     """
     from etg.ledger.archive import check_archives, unchecked, unchecked_problem
     from etg.ledger.scope import checked_scope
     from etg.ledger.verify import active_tilts, verify
 
     keeper = freshness_keeper(config_dir)
-    store = _open_ledger(db_path)
+    store = _open_ledger(db_path, public_key)
     store.freshness = keeper
     missing: list[dict[str, Any]] = []
     try:
@@ -117,6 +132,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
             freshness = keeper.describe(store)
     finally:
         store.close()
+    fingerprint = None if store.key is None else store.key.fingerprint
     if as_json:
         click.echo(json.dumps({"db": str(db_path), "rounds": rounds, "full": full,
                                "checked_from_round": scope.first,
@@ -125,6 +141,7 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
                                "whole_history_verified_at": scope.verified_at,
                                "whole_history_verified_through": scope.verified_through,
                                "whole_history_problems": scope.verified_problems,
+                               "public_key_fingerprint": fingerprint,
                                "clean": not problems and not tilts,
                                "freshness": freshness,
                                "problems": [{"check": p.check, "message": p.message}
@@ -266,7 +283,7 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
-            store = Ledger.open(db_path)
+            store = Ledger.open(db_path, config_dir=config_dir)
             store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))
@@ -478,13 +495,15 @@ def _span(start: str | None, end: str | None) -> Any:
     return Span(first_round=first, last_round=last, since=since, before=before)
 
 
-def _open_ledger(db_path: Path) -> Ledger:
-    """The ledger opened read-only for an audit; one line and exit 2 if it cannot be read."""
+def _open_ledger(db_path: Path, public_key: Path | None = None) -> Ledger:
+    """The ledger opened read-only for an audit, with the public key of the command's
+    ``--config`` (or ``public_key``); one line and exit 2 if it cannot be read."""
+    from etg.ledger.signing import LedgerKeyError
     from etg.ledger.store import Ledger, LedgerError
 
     try:
-        return Ledger.open_readonly(db_path)
-    except LedgerError as error:
+        return Ledger.open_readonly(db_path, config_dir=_config_dir(), public_key=public_key)
+    except (LedgerError, LedgerKeyError) as error:
         _refuse(str(error))
 
 

@@ -16,13 +16,15 @@ from etg.cli.program import _cabinet_or_exit, cabinet_ledger, main
                    "ETG_CONFIG_DIR, else ~/.config/etg, /etc/etg on a cabinet).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def paths(config_dir: Path | None, as_json: bool) -> None:
-    """Where things live: configuration, paytables, ledger, its anchor and key, logs.
+    """Where things live: configuration, paytables, ledger, its anchor and keys, logs.
 
     Reads only: nothing is made (the kiosk's first start copies the shipped
     configuration into place; until then it is marked missing).
     """
     from etg.config.places import data_dir, shipped_config_dir, site_config_dir
-    from etg.ledger.chain import anchor_path, default_key_path
+    from etg.ledger.chain import anchor_path
+    from etg.ledger.signing import keys_dir, private_path, public_path
+    from etg.ledger.site_record import record_path
 
     config = config_dir or site_config_dir()
     cabinet_file = config / "cabinet.yaml"
@@ -38,7 +40,9 @@ def paths(config_dir: Path | None, as_json: bool) -> None:
         ledger = default_path()
     logs = data_dir() / "logs"
     places |= {"ledger": ledger, "ledger anchor": anchor_path(ledger),
-               "ledger key": default_key_path(), "data": data_dir(), "log": logs / "etg.log",
+               "ledger private key": private_path(keys_dir(config)),
+               "ledger public key": public_path(keys_dir(config)),
+               "ledger record": record_path(config), "data": data_dir(), "log": logs / "etg.log",
                "crash dumps": logs / "faults.log", "shipped configuration": shipped_config_dir()}
     if as_json:
         click.echo(json.dumps({name: {"path": str(path), "exists": path.exists()}

@@ -215,7 +215,7 @@ def _open(db_path: Path, cabinet_file: Path, cabinet: Cabinet) -> Table:
 
     current = _ledger_loaded(db_path) or _cabinets(cabinet_file, cabinet)
     try:
-        ledger = Ledger.open(db_path)
+        ledger = Ledger.open(db_path, config_dir=cabinet_file.parent)  # its keys are there
         ledger.use_freshness(keeper(cabinet.freshness, cabinet_file.parent))
     except LedgerError as error:
         _refuse(str(error))

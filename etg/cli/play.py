@@ -6,7 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -111,17 +111,20 @@ def _run(config_dir: Path | None, db_path: Path | None, windowed: bool, demo: bo
     if db_path is None:
         db_path = (default_path(demo_of=f"{loaded.paytable.id}-{loaded.sha256[:8]}") if demo
                    else cabinet_ledger(cabinet_file, cabinet))
-        _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+        if demo:
+            _make_data_dir(db_path)  # a place of the program's own; a --db's folder must exist
+    if not demo and not db_path.exists():  # only etg ledger init makes a real ledger
+        _no_real_ledger(db_path, config, None if headless else
+                        lambda message: _fault_screen(cabinet, options, message))
     _ledger_folder_or_exit(db_path)
     _logging("run", fault_file=True)  # once the input is known good: bad input writes nothing
     kind = LedgerKind.DEMO if demo else LedgerKind.REAL
     with _writer_lock(db_path):
-        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False,
+        table = _open_table(db_path, loaded, seed, kind, stop_on_tilt=False, config_dir=config,
                             on_fault=None if headless else
                             lambda message: _fault_screen(cabinet, options, message),
                             defer_file_check=True,
-                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents),
-                            config_dir=config)
+                            jackpot_rules=JackpotRules(cabinet.hand_pay_threshold_cents))
         clean = False
         table.min_free_bytes = cabinet.ledger_min_free_mb * 1024 * 1024
         table.note_pins({"operator": cabinet.operator_pin_hash,
@@ -156,6 +159,20 @@ def _headless_report(rounds: int, db_path: Path, table: Table) -> None:
         _refuse(f"etg run: TILT: {table.tilt.message}; play stopped: a supervisor "
                 f"acknowledges it (etg ledger tilts --db {db_path}, then etg ledger "
                 f"acknowledge)")
+
+
+def _no_real_ledger(db_path: Path, config: Path,
+                    on_fault: Callable[[str], None] | None) -> NoReturn:
+    """A real ledger that is not there: one line (on the cabinet's screen too), exit 2, and
+    nothing made: an unmounted data partition or a deleted file never becomes a clean new
+    ledger (issue 25, finding 3)."""
+    from etg.ledger.store import missing_real
+
+    message = missing_real(db_path, config)
+    click.echo(message, err=True)
+    if on_fault is not None:
+        on_fault(message)
+    sys.exit(INVALID)
 
 
 def _make_data_dir(db_path: Path) -> None:
@@ -222,16 +239,16 @@ def autoplay(db_path: Path, rounds: int, seed: int | None, paytable_file: Path |
 
 
 def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: LedgerKind,
-                stop_on_tilt: bool = True,
+                stop_on_tilt: bool = True, config_dir: Path | None = None,
                 on_fault: Callable[[str], None] | None = None,
                 defer_file_check: bool = False,
-                jackpot_rules: JackpotRules | None = None,
-                config_dir: Path | None = None) -> Table:
+                jackpot_rules: JackpotRules | None = None) -> Table:
     """The table on ``db_path``, a ledger of ``kind``; one line and exit 2 if it cannot be.
 
-    ``on_fault`` shows a ledger that cannot be opened on the cabinet's screen first;
-    ``defer_file_check`` leaves the whole-file check to run beside play (the kiosk);
-    ``config_dir``: the site configuration, whose ``freshness`` keeps the ledger's head.
+    ``config_dir``: the site configuration (default: the site's), where the ledger's keys are
+    and whose ``freshness`` keeps the ledger's head; ``on_fault`` shows a ledger that cannot
+    be opened on the cabinet's screen first; ``defer_file_check`` leaves the whole-file check
+    to run beside play (the kiosk).
     """
     from etg.core.rng import RandomSource, SeededSource, SystemSource
     from etg.ledger.store import Ledger, LedgerError
@@ -239,7 +256,7 @@ def _open_table(db_path: Path, loaded: LoadedPaytable, seed: int | None, kind: L
 
     keeper = freshness_keeper(config_dir)
     try:
-        ledger = Ledger.open(db_path, kind=kind,
+        ledger = Ledger.open(db_path, kind=kind, config_dir=config_dir,
                              rng="csprng" if seed is None else f"seeded {seed}")
         ledger.use_freshness(keeper)
     except LedgerError as error:

@@ -50,7 +50,7 @@ def ledger_to_write(db_path: Path, program: str, config_dir: Path | None) -> Ite
     keeper = freshness_keeper(config_dir)
     with _writer_lock(db_path):
         try:
-            store = Ledger.open(db_path)
+            store = Ledger.open(db_path, config_dir=config_dir)
             store.use_freshness(keeper)
         except LedgerError as error:
             _refuse(str(error))

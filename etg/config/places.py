@@ -7,8 +7,10 @@
   the frozen build bundles as it is. A wheel, an editable install and a frozen
   build all find them from any working directory.
 - **Site configuration**, writable by the technician: ``cabinet.yaml``, the
-  approved paytables and the ledger key. ``ETG_CONFIG_DIR`` or the platform's
-  per-user configuration directory (``~/.config/etg``).
+  approved paytables, the ledger's key pair in ``keys/`` (the private key the
+  writer's alone, the public key everyone's) and ``ledger.yaml``, the record
+  ``etg ledger init`` made of the cabinet's ledger. ``ETG_CONFIG_DIR`` or the
+  platform's per-user configuration directory (``~/.config/etg``).
 - **Data**, written by the program: the ledger, its anchor and lock, the logs.
   ``ETG_DATA_DIR`` or the platform's per-user data directory
   (``~/.local/share/etg``).

@@ -4,8 +4,11 @@
   ``0004_compact_ledger``): the time is whole microseconds since 1970 UTC, the
   body is bytes — commands and events as positional lists
   (:mod:`etg.ledger.compact`), the round, checkpoint and paytable bodies
-  compressed with zlib — and the hash is a keyed BLAKE2b of 128 bits
-  (:func:`etg.ledger.chain.mac`: a forger must still guess the key).
+  compressed with zlib — and the hash is BLAKE2b-256 of the previous hash and
+  the content (:func:`etg.ledger.chain.digest`), each commit's head signed with
+  the private key (:mod:`etg.ledger.signing`). Compact entries written before
+  the signatures keep their keyed BLAKE2b of 128 bits (:func:`etg.ledger.chain.mac`),
+  sealed like the verbose ones.
 - **Verbose** (``format`` NULL, written by the ``0003_chained_ledger``
   program): ISO 8601 times, canonical JSON bodies, command entries carrying
   their events, 32-byte hashes. Those entries are kept exactly as written and
@@ -39,8 +42,6 @@ from etg.ledger.round_codec import PRIMED, UNPRIMED, decode_round
 COMPACT = 1
 """The ``format`` column of a compact entry (NULL: the verbose format)."""
 
-HASH_BYTES = 16
-"""A compact entry's hash: a keyed BLAKE2b of 128 bits (:func:`etg.ledger.chain.mac`)."""
 
 
 class EntryKind(Enum):

@@ -49,6 +49,7 @@ from typing import Any, Protocol
 from etg.config.cabinet import DEFAULT_NV_INDEX, Freshness
 from etg.ledger import chain
 from etg.ledger.chain import Anchor
+from etg.ledger.signing import KeyPair, Verifier
 from etg.ledger.terms import Problem
 
 SETTING = "freshness"
@@ -78,7 +79,7 @@ class Chain(Protocol):
     """What a check needs of a ledger (:class:`etg.ledger.store.Ledger` is one)."""
 
     path: Path
-    key: bytes | None
+    key: Verifier | None
 
     @property
     def head(self) -> tuple[int, bytes]: ...
@@ -121,7 +122,7 @@ class Keeper:
         commit holds a checkpoint or a shutdown, a moment to advance a rate-limited source."""
         return anchor
 
-    def after(self, anchor: Anchor, key: bytes) -> None:
+    def after(self, anchor: Anchor, key: KeyPair) -> None:
         """The anchor has been written: advance the source to it. Raises
         :class:`FreshnessError` or OSError (a fault: the ledger tilts once)."""
 
@@ -181,7 +182,7 @@ class AnchorCopy(Keeper):
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._cond = threading.Condition()
-        self._pending: tuple[Anchor, bytes] | None = None
+        self._pending: tuple[Anchor, KeyPair] | None = None
         self._busy = False
         self._fault: str | None = None
         self._thread: threading.Thread | None = None
@@ -189,7 +190,7 @@ class AnchorCopy(Keeper):
     def path(self, ledger_id: str) -> Path:
         return chain.anchor_path(self._stem(ledger_id))
 
-    def after(self, anchor: Anchor, key: bytes) -> None:
+    def after(self, anchor: Anchor, key: KeyPair) -> None:
         with self._cond:
             fault, self._fault = self._fault, None
             if fault is not None:
@@ -308,7 +309,7 @@ class TpmCounter(Keeper):
             self._target = self._value + 1  # the anchor goes first, the counter after it
         return dataclasses.replace(anchor, counter=self._target)
 
-    def after(self, anchor: Anchor, key: bytes) -> None:
+    def after(self, anchor: Anchor, key: KeyPair) -> None:
         if self._value is not None and anchor.counter is not None and \
                 anchor.counter > self._value:
             self._increment()

@@ -30,6 +30,12 @@ from etg.ledger.terms import now
 
 LEGACY_GENESIS = "0" * 64
 
+UNKEYED = b""
+"""The key a schema-2 ledger's rows are chained under when this program converts them: none
+(HMAC with an empty key). The entries are sealed by the signed chain as the migration
+ends, so a secret would add nothing, and every verifier can check them; the seal says so
+(``"mac_key": "none"``)."""
+
 
 def legacy_hash(previous: str, record: dict[str, Any]) -> str:
     """The schema-2 hand ledger's chain: SHA-256 of the previous hash and the canonical record."""

@@ -142,6 +142,7 @@ class LedgerReads:
         settings = dict(self.carried.get("settings", {}))
         migrations = self.carried.get("migrations")
         sealed = self.carried.get("sealed_chain")
+        keyed = self.carried.get("sealed_keyed_chain")
         for entry in self.entries(until=cut - 1):
             if entry.kind in ("command", "round", "event", "checkpoint"):
                 continue
@@ -153,9 +154,11 @@ class LedgerReads:
             elif entry.kind == EntryKind.SCHEMA.value and isinstance(body, dict):
                 migrations = body.get("migrations", migrations)
                 sealed = body.get("sealed_chain", sealed)
+                keyed = body.get("sealed_keyed_chain", keyed)
         return {"genesis": self.genesis(), "layouts": layouts,
                 "paytables": sorted([sha, body] for sha, body in paytables.items()),
-                "settings": settings, "migrations": migrations, "sealed_chain": sealed}
+                "settings": settings, "migrations": migrations, "sealed_chain": sealed,
+                "sealed_keyed_chain": keyed}
 
     def forget_archived(self) -> None:
         """Read again what the archive left behind (after :func:`etg.ledger.archive.archive`)."""

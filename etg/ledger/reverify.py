@@ -15,9 +15,10 @@ anywhere is a problem naming the table and the row, which the controller tilts o
 pass completes and at most every :data:`RECORD_EVERY_S` seconds of walking in
 between (at a checkpoint, from whose figures the money can start again). After a
 restart the pass resumes from the newest one. Why an entry of the chain and not a
-file beside it: an entry is keyed like every other, so it cannot be forged or
-moved forward without the cabinet's key; deleting it with the entries after it is
-a rollback the anchor shows; a file could be edited or copied from another cabinet.
+file beside it: an entry is chained like every other, under a head signed with the
+cabinet's private key, so it cannot be forged or moved forward without that key;
+deleting it with the entries after it is a rollback the anchor shows; a file could be
+edited or copied from another cabinet.
 Resuming from it trusts nothing but what this program verified and wrote: the
 entries after N are walked, and entry N's own hash is what the next link is
 checked against, so an edit of any entry up to N since is caught by the next pass.
@@ -28,6 +29,7 @@ The time of the newest *completed* pass is the ledger's ``whole_history_verified
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,9 +38,10 @@ from typing import Any
 from etg.ledger import chain_walk
 from etg.ledger.recount import Recount, capped
 from etg.ledger.scope import KIND, last_complete, last_record
+from etg.ledger.signing import Verifier
 from etg.ledger.store import Ledger, LedgerError, Problem
 from etg.ledger.terms import now
-from etg.ledger.verify import MoneyReader, verbose_until
+from etg.ledger.verify import MoneyReader, sealed_stretch
 
 __all__ = ["KIND", "RECORD_EVERY_S", "REST_S", "SLICE_ENTRIES", "START_AFTER_S", "Reverifier",
            "Step", "last_complete"]
@@ -73,11 +76,13 @@ class Reverifier:
     writer) and writes nothing: the controller writes the records it hands back.
     """
 
-    def __init__(self, path: Path, key: bytes | None, *, slice_entries: int = SLICE_ENTRIES,
+    def __init__(self, path: Path, key: Verifier | None, legacy_key: bytes | None = None, *,
+                 slice_entries: int = SLICE_ENTRIES,
                  record_every_s: float = RECORD_EVERY_S, rest_s: float = REST_S,
                  start_after_s: float = START_AFTER_S) -> None:
         self.path = path
-        self.key = key
+        self.key = key  # the public key the writer's ledger checks its signed head with
+        self.legacy_key = legacy_key  # the old secret, for entries before a seal (or None)
         self.slice_entries = slice_entries
         self.record_every_s = record_every_s
         self.rest_s = rest_s
@@ -131,6 +136,7 @@ class Reverifier:
         if self._store is None:
             self._store = Ledger.open_readonly(self.path)
             self._store.key = self.key
+            self._store.legacy_key = self.legacy_key
         return self._store
 
     def _begin(self, store: Ledger) -> _Pass | None:
@@ -141,28 +147,30 @@ class Reverifier:
             first = store.first_seq()
             last = last_record(store)
             archived = store.archived_head() if first > 1 else None
-            verbose = verbose_until(store)
+            sealed = sealed_stretch(store, 0, 0)  # what the seals say of the older entries
         if last is not None and not last.get("complete") and first <= int(last["through"]) < head:
-            return _Pass(store, self.key, int(last["through"]) + 1, head, verbose,
+            return _Pass(store, self.legacy_key, int(last["through"]) + 1, head, sealed,
                          str(last["started_at"]), resumed_at=int(last["through"]),
                          found=int(last.get("problems", 0)))
         if last is not None and last.get("complete") and int(last["id"]) >= head:
             return None  # nothing written since the last pass (but its record): walked
         previous = archived[1] if archived is not None else None
-        return _Pass(store, self.key, first, head, verbose, now(), previous=previous)
+        return _Pass(store, self.legacy_key, first, head, sealed, now(), previous=previous)
 
 
 class _Pass:
     """Entries ``low``..``end`` (the head when the pass began) walked slice by slice."""
 
-    def __init__(self, store: Ledger, key: bytes, low: int, end: int, verbose: int,
+    def __init__(self, store: Ledger, key: bytes | None, low: int, end: int,
+                 sealed: chain_walk.Stretch,
                  started_at: str, resumed_at: int | None = None,
                  previous: bytes | None = None, found: int = 0) -> None:
         self.store = store
         self.key = key
         self.next = low
         self.end = end
-        self.verbose = verbose
+        self.sealed = sealed  # the seals' bounds, for every slice
+        self.unchecked: list[str] = []  # entries before a seal, without the old key here
         self.started_at = started_at
         self.previous = previous  # the hash entry ``low`` follows, where the file lacks it
         self.counted_from = resumed_at  # the checkpoint the money starts from
@@ -186,11 +194,12 @@ class _Pass:
     def slice(self, size: int) -> list[Problem]:
         """The next ``size`` entries at most: their links and their money."""
         high = min(self.next + size - 1, self.end)
-        stretch = chain_walk.Stretch(self.next, high, self.verbose, self.previous,
-                                     self.counted_from)
+        stretch = dataclasses.replace(self.sealed, low=self.next, high=high,
+                                      previous=self.previous, counted_from=self.counted_from)
         try:
             with self.store.reading():
-                links, _ = chain_walk.check(self.store.conn, self.key, stretch, None, self.money)
+                links, _ = chain_walk.check(self.store.conn, self.key, stretch, None, self.money,
+                                            self.unchecked)
         except LedgerError as error:
             links = [str(error)]
         self.next, self.previous, self.counted_from = high + 1, None, None

@@ -5,7 +5,8 @@ start) or ``newer`` (written by a newer program: never touched). The
 migrations are sqlite-utils' (:class:`sqlite_utils.Migrations`), applied in
 order, each once: ``0001`` and ``0002`` made the separate tables of schema 2,
 ``0003`` carries their rows into one keyed chain (:mod:`etg.ledger.legacy`),
-``0004`` the compact format (:mod:`etg.ledger.entry`).
+``0004`` the compact format (:mod:`etg.ledger.entry`), ``0005`` the signed heads
+(:mod:`etg.ledger.signing`).
 """
 
 from __future__ import annotations
@@ -19,27 +20,28 @@ from typing import Any
 from sqlite_utils import Database, Migrations
 
 from etg.ledger.entry import EntryKind
-from etg.ledger.legacy import VerboseWriter, convert
+from etg.ledger.legacy import UNKEYED, VerboseWriter, convert
 from etg.ledger.terms import LedgerError, LedgerKind, now
 
 __all__ = ["MIGRATIONS", "applied_migrations", "migrate", "refuse_schema", "schema_age"]
 
 migrations = Migrations("etg-ledger")
-MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger")
+MIGRATIONS = ("0001_initial", "0002_checkpoints", "0003_chained_ledger", "0004_compact_ledger",
+              "0005_signed_heads")
 """The migrations this program knows, in order (a file with others is from a newer program)."""
 
 _MIGRATION_CONTEXT: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar(
     "etg_ledger_migration")
 
 
-def migrate(db: Database, *, key: bytes, kind: LedgerKind, rng: str, fresh: bool) -> None:
+def migrate(db: Database, *, kind: LedgerKind, rng: str, fresh: bool) -> None:
     """Apply the migrations the file lacks, each in its own transaction.
 
-    ``key``, ``kind`` and ``rng`` are for ``0003``: an older ledger's rows are chained
-    under the cabinet's key after a genesis of this kind; ``fresh``: a new file, whose
-    genesis is written after the migrations, as its first compact entry.
+    ``kind`` and ``rng`` are for ``0003``: an older ledger's rows are chained after a
+    genesis of this kind; ``fresh``: a new file, whose genesis is written after the
+    migrations, as its first compact entry.
     """
-    token = _MIGRATION_CONTEXT.set({"key": key, "kind": kind, "rng": rng, "fresh": fresh})
+    token = _MIGRATION_CONTEXT.set({"kind": kind, "rng": rng, "fresh": fresh})
     try:
         migrations.apply(db)
     finally:
@@ -67,7 +69,9 @@ def schema_age(conn: sqlite3.Connection, applied: list[str]) -> str:
     if applied[:len(known)] == known and any(name not in known for name in applied):
         return "newer"
     columns = {r[1] for r in conn.execute("PRAGMA table_info(entries)")}
-    if "format" in columns:
+    signed = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                          "name = 'head_signature'").fetchone()
+    if "format" in columns and signed:
         return "current"
     return "newer" if any(name not in known for name in applied) else "older"
 
@@ -135,7 +139,9 @@ def _chained(db: Database) -> None:
         db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
                    f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
     if not context["fresh"]:  # a new ledger's genesis is its first compact entry (0004)
-        writer = VerboseWriter(db.conn, context["key"])
+        # MACed under no secret: the signed chain seals these entries as the migration
+        # ends (:data:`etg.ledger.legacy.UNKEYED`), and they verify without any old key.
+        writer = VerboseWriter(db.conn, UNKEYED)
         writer.append(EntryKind.GENESIS, {"ledger_id": str(uuid.uuid4()),
                                           "kind": context["kind"].value, "rng": context["rng"],
                                           "created_at": now()})
@@ -180,3 +186,13 @@ def _compact(db: Database) -> None:
     for verb in ("update", "delete"):
         db.execute(f"CREATE TRIGGER entries_no_{verb} BEFORE {verb.upper()} ON entries "
                    f"BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END")
+
+
+@migrations(name="0005_signed_heads")
+def _signed(db: Database) -> None:
+    """The newest head signed with the Ed25519 private key (:mod:`etg.ledger.signing`): one
+    row, replaced by each commit with its last entry's number and signature. Entries written
+    from now on are chained by an unkeyed hash; the MACed ones before stay as they were,
+    sealed by the first entry after them (:meth:`~etg.ledger.store.Ledger.open`)."""
+    db.execute("CREATE TABLE head_signature (id INTEGER PRIMARY KEY CHECK (id = 1),"
+               " seq INTEGER NOT NULL, signature BLOB NOT NULL)")

@@ -54,7 +54,7 @@ def expected_objects() -> dict[str, SchemaObject]:
     """What this program's migrations make of an empty database (an in-memory one)."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
     try:
-        migrate(Database(conn), key=b"\0" * 32, kind=LedgerKind.TEST, rng="", fresh=True)
+        migrate(Database(conn), kind=LedgerKind.TEST, rng="", fresh=True)
         return objects_of(conn)
     finally:
         conn.close()

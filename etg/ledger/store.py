@@ -1,8 +1,9 @@
-"""The SQLite ledger: one keyed chain of entries, the meters, and the anchor beside the file.
+"""The SQLite ledger: one signed chain of entries, the meters, and the anchor beside the file.
 
 Everything that tells the money story is an **entry** of one append-only
-table, each chained to the one before by an HMAC under the cabinet's key
-(:mod:`etg.ledger.chain`):
+table, each chained to the one before by a hash, and each commit's last entry
+signed with the cabinet's private key (:mod:`etg.ledger.chain`,
+:mod:`etg.ledger.signing`):
 
 - ``command``: what the table accepted, with its events, one per state change,
   written in one transaction before anything is shown (SPEC §5). The journal.
@@ -25,7 +26,10 @@ ledger's sums (:mod:`etg.ledger.verify`) and copied into every checkpoint.
 One process writes (the kiosk or autoplay, under :mod:`etg.ledger.lock`);
 audit commands open the file read-only and never write. A file that is not
 ours, is damaged, or was written by a newer program is refused and never
-overwritten; neither is an empty one.
+overwritten; neither is an empty one. A real ledger is made only by ``etg ledger
+init`` (:mod:`etg.ledger.site_record`): a real ledger, or its private key, that
+is missing is refused in one line and never made again. Demo and test ledgers
+are throwaway, made on first use with a key pair of their own.
 
 Here: :class:`Ledger`'s opening, transactions and append path, and the names
 its callers import (``__all__``). It inherits its reads (:mod:`etg.ledger.reads`,
@@ -43,6 +47,7 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +68,7 @@ from etg.ledger.entry import (
     EntryKind,
     check_label,
     compact_content,
+    decode_json,
     encode_body,
     micros,
 )
@@ -80,10 +86,25 @@ from etg.ledger.money import summarize
 from etg.ledger.round_codec import encode_round
 from etg.ledger.schema import applied_migrations, migrate, refuse_schema, schema_age
 from etg.ledger.schema_check import check_objects
+from etg.ledger.signing import (
+    CABINET,
+    THROWAWAY,
+    KeyPair,
+    LedgerKeyError,
+    Verifier,
+    create_pair,
+    keys_dir,
+    load_signer,
+    load_verifier,
+    private_path,
+    public_path,
+    read_verifier,
+)
+from etg.ledger.site_record import read_record
 from etg.ledger.terms import LedgerError, LedgerKind, Problem, Span, describe, now
 
-__all__ = ["CHECKPOINT_EVERY", "Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKind",
-           "Problem", "Span"]
+__all__ = ["CHECKPOINT_EVERY", "Entry", "EntryKind", "Ledger", "LedgerError", "LedgerKeys",
+           "LedgerKind", "Problem", "Span", "missing_real", "recorded_kind"]
 
 CHECKPOINT_EVERY = 100
 """Rounds between two rolling checkpoints: a restart replays at most this many rounds."""
@@ -100,10 +121,12 @@ class Ledger(LedgerHistory):
     busy_timeout_s = 5.0
     """How long a write waits for a lock someone else holds before it is a fault (a tilt)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, key: bytes | None,
+    def __init__(self, conn: sqlite3.Connection, path: Path, keys: LedgerKeys,
                  readonly: bool) -> None:
         self.db = Database(conn)
-        self.key = key
+        self.key = keys.verifier  # the public key: checks the signed heads and the anchor
+        self.signer = keys.signer  # the private key: the writer's alone
+        self.legacy_key = keys.legacy  # the old secret, for the entries before the seal
         self.readonly = readonly
         self.anchor_paused = False  # while a tilt is active, the anchor stays where it was
         self.anchor_fault: str | None = None  # the last anchor write that failed
@@ -119,27 +142,30 @@ class Ledger(LedgerHistory):
 
     @classmethod
     def open(cls, path: Path, kind: LedgerKind = LedgerKind.TEST,
-             key_path: Path | None = None, rng: str = "") -> Ledger:
-        """Open the ledger at ``path`` to write, creating it (of ``kind``) if there is none.
+             config_dir: Path | None = None, rng: str = "", create: bool = False) -> Ledger:
+        """Open the ledger at ``path`` to write.
 
-        Raises :class:`LedgerError` for a file that cannot be a ledger, and for a
-        missing file whose anchor says a ledger was there (a deleted ledger is
-        never silently replaced by a new one).
+        A demo or test ledger (``kind``) is made if there is none. A real one is
+        made only with ``create`` (``etg ledger init``): otherwise a missing real
+        ledger is a :class:`LedgerError` saying to run ``etg ledger init``, or that
+        the ledger it recorded is gone. The keys are the site configuration's
+        (``config_dir``, else the default): a missing private key is never made
+        again. Raises :class:`LedgerError` for a file that cannot be a ledger, and
+        for a missing file whose anchor says a ledger was there.
         """
         path = Path(path)
-        key_path = key_path or chain.default_key_path()
+        folder = keys_dir(config_dir)
         fresh = not path.exists()
         if fresh and chain.anchor_path(path).exists():
             raise LedgerError(f"{path}: the ledger file is missing, but its anchor "
                               f"{chain.anchor_path(path)} records one; it was not re-created")
+        if fresh and kind is LedgerKind.REAL and not create:
+            raise LedgerError(missing_real(path, config_dir))
         if not fresh:
             check_header(path, anchored=chain.anchor_path(path).exists())
             check_single_link(path)
-        try:
-            key = chain.load_or_create_key(key_path)
-        except (chain.LedgerKeyError, OSError) as error:
-            raise LedgerError(f"{path}: {error}") from None
-        if fresh:
+        if fresh:  # a throwaway ledger, or etg ledger init's: made with its folder
+            keys = _writer_keys(path, folder, kind, fresh=True)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
@@ -150,13 +176,20 @@ class Ledger(LedgerHistory):
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: cannot open the ledger: {error}") from None
         try:
-            if not fresh and chain.anchor_path(path).exists():
-                check_anchored_identity(conn, path)
+            if not fresh:
+                if chain.anchor_path(path).exists():
+                    check_anchored_identity(conn, path)
+                # a throwaway ledger not yet signed (written by an older program) may get
+                # the throwaway pair as it is sealed; a signed one never a new key
+                unsigned = "0005_signed_heads" not in applied_migrations(conn)
+                keys = _writer_keys(path, folder, recorded_kind(conn) or kind, fresh=unsigned)
             migrated = prepare(conn, path, fresh)
+            before = applied_migrations(conn)
             if migrated:
-                migrate(Database(conn), key=key, kind=kind, rng=rng, fresh=fresh)
-            ledger = cls(conn, path, key, readonly=False)
-            ledger._after_migration(migrated, kind, rng)
+                migrate(Database(conn), kind=kind, rng=rng, fresh=fresh)
+            ledger = cls(conn, path, keys, readonly=False)
+            _check_record(ledger, config_dir)
+            ledger._after_migration(migrated, kind, rng, before)
             return ledger
         except LedgerError:
             conn.close()
@@ -165,9 +198,11 @@ class Ledger(LedgerHistory):
             conn.close()
             raise LedgerError(f"{path}: {describe(error)}; it was left as it is") from None
 
-    def _after_migration(self, migrated: bool, kind: LedgerKind, rng: str) -> None:
+    def _after_migration(self, migrated: bool, kind: LedgerKind, rng: str,
+                         before: list[str]) -> None:
         """What the migrations leave to the chain: the genesis of a new ledger, the seal of a
-        verbose one, this program's layout, and the migrations applied."""
+        verbose or MACed one (``before``: the migrations the file had), this program's
+        layout, and the migrations applied."""
         layout = current_layout()
         newest = self.layouts.newest
         if not migrated and newest is not None and newest.body == layout:
@@ -179,8 +214,15 @@ class Ledger(LedgerHistory):
                                                 "created_at": now()})
                 self._read_genesis()
             elif migrated and self._head_seq and not self._compact_entries():
+                self._check_old_anchor()
+                unkeyed = {} if "0003_chained_ledger" in before else {"mac_key": "none"}
                 self.append(EntryKind.SCHEMA, {"sealed_chain": {
                     "format": "verbose", "seq": self._head_seq, "head": self._head_hash.hex(),
+                    "rounds": self._rounds, **unkeyed}}, tag="seal")
+            elif migrated and self._head_seq and "0005_signed_heads" not in before:
+                self._check_old_anchor()
+                self.append(EntryKind.SCHEMA, {"sealed_keyed_chain": {
+                    "seq": self._head_seq, "head": self._head_hash.hex(),
                     "rounds": self._rounds}}, tag="seal")
             if newest is None or newest.body != layout:
                 entry = self.append(EntryKind.SCHEMA, layout, tag="layout")
@@ -190,12 +232,28 @@ class Ledger(LedgerHistory):
                     "SELECT migration_set, name, applied_at FROM _sqlite_migrations "
                     "ORDER BY rowid")]})
 
+    def _check_old_anchor(self) -> None:
+        """Before sealing the MACed chain, the old anchor must name the file's own head: a
+        ledger rolled back as the program was upgraded is not sealed as it stands."""
+        try:
+            anchor = chain.read_old_anchor(self.path, self.legacy_key)
+        except chain.AnchorError as error:
+            raise LedgerError(f"{self.path}: {error}; the ledger was not sealed") from None
+        if anchor is not None and (anchor.seq, anchor.head) != (self._head_seq,
+                                                                 self._head_hash.hex()):
+            raise LedgerError(f"{self.path}: the file ends at entry {self._head_seq}, but its "
+                              f"anchor records entry {anchor.seq}; the ledger was not sealed")
+
     @classmethod
-    def open_readonly(cls, path: Path, key_path: Path | None = None) -> Ledger:
+    def open_readonly(cls, path: Path, config_dir: Path | None = None,
+                      public_key: Path | None = None) -> Ledger:
         """Open the ledger to read only: no migration, no write, safe beside a running kiosk.
 
-        Without the key (a copy audited elsewhere) the chain's signatures cannot
-        be checked, and :func:`etg.ledger.verify.verify` says so.
+        Only the public key is read (``public_key``, else the site configuration's:
+        the cabinet's for a real ledger, the throwaway one for demo and test ledgers),
+        and the old secret key where there is one, for the entries before the seal.
+        Without the public key (a copy audited elsewhere) the chain's links are still
+        checked, its signatures cannot be, and :func:`etg.ledger.verify.verify` says so.
         """
         path = Path(path)
         if not path.exists():
@@ -203,16 +261,14 @@ class Ledger(LedgerHistory):
         check_header(path)
         check_single_link(path)
         try:
-            key: bytes | None = chain.load_key(key_path or chain.default_key_path())
-        except chain.LedgerKeyError:
-            key = None
-        try:
             conn = connect_readonly(path, cls.busy_timeout_s)
             check_identity(conn, path)
             applied = applied_migrations(conn)
             if schema_age(conn, applied) != "current":
                 refuse_schema(path, applied, write=False)
-            return cls(conn, path, key, readonly=True)
+            keys = _reader_keys(keys_dir(config_dir), recorded_kind(conn), public_key,
+                                config_dir)
+            return cls(conn, path, keys, readonly=True)
         except sqlite3.Error as error:
             raise LedgerError(f"{path}: {describe(error)}") from None
 
@@ -248,6 +304,8 @@ class Ledger(LedgerHistory):
         self.derived.begin()
         try:
             yield
+            if self._head_seq != head[0]:
+                self._sign_head()
             self.conn.execute("COMMIT")
             self.derived.commit()
         except BaseException:
@@ -270,7 +328,7 @@ class Ledger(LedgerHistory):
         fault is one tilt, and the commit recording it must not fail the same way and tilt
         again (issue 25, finding 6: a read-only folder made a storm of tilts, then a
         RecursionError). The acknowledgement of that tilt tries the anchor again."""
-        assert self.key is not None
+        assert self.signer is not None
         keeper, due, self._freshness_due = self.freshness, self._freshness_due, False
         anchor = self.anchor()
         try:
@@ -278,7 +336,7 @@ class Ledger(LedgerHistory):
                 anchor = keeper.stamp(anchor, due)
             else:
                 anchor = dataclasses.replace(anchor, counter=self._kept_counter())
-            chain.write_anchor(self.path, anchor, self.key)
+            chain.write_anchor(self.path, anchor, self.signer)
             self.anchor_fault = None
         except OSError as error:
             self.anchor_paused = True
@@ -293,7 +351,7 @@ class Ledger(LedgerHistory):
             # After the anchor, never before: a crash between the two leaves the source behind
             # the anchor (finished at the next start), never ahead of it (a false rollback).
             try:
-                keeper.after(anchor, self.key)
+                keeper.after(anchor, self.signer)
             except (OSError, freshness.FreshnessError) as error:
                 self.anchor_paused = True
                 self.anchor_fault = f"the freshness record ({keeper.source.value}) cannot be " \
@@ -323,6 +381,17 @@ class Ledger(LedgerHistory):
         first start with it, a missing record of it is a finding, not a first time."""
         if self.freshness is not None:
             self.set_setting(freshness.SETTING, self.freshness.source.value)
+
+    def _sign_head(self) -> None:
+        """The commit's last entry signed with the private key, in the same transaction, in
+        place of the head before it: one signature covers every entry before it through the
+        chain (:mod:`etg.ledger.signing`)."""
+        assert self.signer is not None
+        self.conn.execute("INSERT INTO head_signature (id, seq, signature) VALUES (1, ?, ?) "
+                          "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, "
+                          "signature = excluded.signature",
+                          [self._head_seq, self.signer.sign_head(self._head_seq,
+                                                                 self._head_hash)])
 
     def anchor(self) -> Anchor:
         """Where the chain stands now."""
@@ -354,15 +423,15 @@ class Ledger(LedgerHistory):
 
         ``data``: the body already encoded (a round's), instead of ``body``.
         """
-        assert self._depth and not self.readonly and self.key is not None
+        assert self._depth and not self.readonly and self.signer is not None
         check_label(actor)
         check_label(tag)
         at = at or now()
         at_us = micros(at)
         data = encode_body(kind.value, body) if data is None else data
         seq = self._head_seq + 1
-        digest = chain.mac(self.key, self._head_hash,
-                           compact_content(seq, kind.value, round_, at_us, actor, tag, data))
+        digest = chain.digest(self._head_hash,
+                              compact_content(seq, kind.value, round_, at_us, actor, tag, data))
         self.conn.execute(
             "INSERT INTO entries (seq, kind, round, at, actor, tag, body, hash, format) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -475,3 +544,113 @@ class Ledger(LedgerHistory):
         if layout is None:
             raise LedgerError(f"{self.path}: no layout is recorded; the ledger cannot be written")
         return layout
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LedgerKeys:
+    """What a ledger is opened with: the public key (None where it is not to be had), the
+    private key (the writer's only) and the old secret key (where there is one)."""
+
+    verifier: Verifier | None
+    signer: KeyPair | None = None
+    legacy: bytes | None = None
+
+
+def missing_real(path: Path, config_dir: Path | None) -> str:
+    """The one line for a real ledger that is not there: never made but by ``etg ledger init``."""
+    try:
+        record = read_record(config_dir)
+    except LedgerError as error:
+        return str(error)
+    if record is None:
+        return f"{path}: no ledger: run `etg ledger init`"
+    if record.path.resolve() != path.resolve():
+        return (f"{path}: no such ledger; the cabinet's ledger, made by etg ledger init, is "
+                f"{record.path}")
+    return (f"{path}: the cabinet's ledger {record.ledger_id} (made by etg ledger init on "
+            f"{record.initialised_at[:10]}, at {record.path}) is missing; a real ledger is "
+            f"never made again: restore it (ledger.db and ledger.db.anchor) from its backup")
+
+
+def _check_record(ledger: Ledger, config_dir: Path | None) -> None:
+    """A real ledger must be the one ``etg ledger init`` recorded, its key the one it made."""
+    if ledger.kind is not LedgerKind.REAL:
+        return
+    record = read_record(config_dir)
+    if record is None:
+        return
+    if ledger.ledger_id and ledger.ledger_id != record.ledger_id:
+        raise LedgerError(f"{ledger.path}: ledger {ledger.ledger_id} is not the cabinet's "
+                          f"({record.ledger_id}, recorded by etg ledger init); it was left as "
+                          f"it is")
+    if ledger.key is not None and ledger.key.fingerprint != record.fingerprint:
+        raise LedgerError(f"{ledger.path}: the cabinet's key ({ledger.key.fingerprint}) is not "
+                          f"the one etg ledger init made ({record.fingerprint}); nothing was "
+                          f"written")
+
+
+def recorded_kind(conn: sqlite3.Connection) -> LedgerKind | None:
+    """The kind the file's genesis records, or the newest archive's copy of it once the
+    genesis went to an archive (None before the chain, or when unreadable)."""
+    try:
+        row = conn.execute("SELECT body, format FROM entries WHERE kind = 'genesis' "
+                           "ORDER BY seq LIMIT 1").fetchone()
+        archived = None if row is not None else conn.execute(
+            "SELECT body, format FROM entries WHERE kind = 'schema' AND tag = 'archive' "
+            "ORDER BY seq DESC LIMIT 1").fetchone()
+    except sqlite3.OperationalError:  # no entries table: a schema-2 file
+        return None
+    try:
+        if row is not None:
+            return LedgerKind(decode_json("genesis", row[0], row[1])["kind"])
+        if archived is not None:
+            return LedgerKind(decode_json("schema", archived[0], archived[1])["genesis"]["kind"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return None
+
+
+def _key_name(kind: LedgerKind | None) -> str:
+    return THROWAWAY if kind in (LedgerKind.DEMO, LedgerKind.TEST) else CABINET
+
+
+def _writer_keys(path: Path, folder: Path, kind: LedgerKind | None, fresh: bool) -> LedgerKeys:
+    """The private key of a ledger of ``kind``: the cabinet's for a real ledger (made by
+    ``etg ledger init`` only), the throwaway pair for demo and test ledgers, made with the
+    first of them (``fresh``: a new ledger, or one no key has signed yet). A key that is
+    missing for a signed ledger is never made again."""
+    name = _key_name(kind)
+    try:
+        if fresh and name == THROWAWAY and not private_path(folder, name).exists() \
+                and not public_path(folder, name).exists():
+            pair = create_pair(folder, name)
+        else:
+            pair = load_signer(folder, name)
+    except LedgerKeyError as error:
+        again = " (etg ledger init makes it)" if fresh and name == CABINET else \
+            "; it is never made again"
+        raise LedgerError(f"{path}: {error}{again}") from None
+    try:
+        legacy: bytes | None = chain.load_key(folder / "ledger.key")
+    except LedgerKeyError:
+        legacy = None
+    return LedgerKeys(pair.verifier, pair, legacy)
+
+
+def _reader_keys(folder: Path, kind: LedgerKind | None, public_key: Path | None,
+                 config_dir: Path | None) -> LedgerKeys:
+    """The public key to verify with (None where there is none) and the old secret key."""
+    try:
+        verifier: Verifier | None = (read_verifier(public_key) if public_key is not None
+                                     else load_verifier(folder, _key_name(kind)))
+    except LedgerKeyError:
+        if public_key is not None:
+            raise
+        verifier = None
+    try:
+        legacy: bytes | None = chain.load_key(chain.default_key_path(config_dir))
+    except LedgerKeyError:
+        legacy = None
+    return LedgerKeys(verifier, None, legacy)

@@ -4,10 +4,13 @@ Verification **recomputes**; it does not only re-hash:
 
 1. ``PRAGMA quick_check``: the file itself.
 2. **The chain**: entries run 1, 2, 3 ... without a gap, and each one's hash is
-   the keyed HMAC of the one before and its own content. Any edit, deletion,
-   insertion or reordering of any entry shows here, with or without triggers.
-   Start-up walks it from the newest checkpoint (constant in history; the
-   anchor pins the head); ``--full`` from the first entry.
+   the hash of the one before and its own content (a MAC under the old secret
+   key before an older ledger's seal); the newest entry's signature holds under
+   the public key (:mod:`etg.ledger.signing`). Any edit, deletion, insertion or
+   reordering of any entry shows here, with or without triggers, and nobody
+   without the private key can sign a new head. Start-up walks it from the newest
+   checkpoint (constant in history; the anchor pins the head); ``--full`` from
+   the first entry.
 3. **The anchor**: the file holds the entry the anchor recorded, with the same
    hash, and is the same ledger (its id). A truncated or restored file, a lost
    ``-wal`` or a swapped file is behind or beside its anchor. Ledger and anchor
@@ -63,7 +66,7 @@ from etg.ledger.terms import describe
 
 __all__ = ["MAX_PROBLEMS", "MoneyReader", "Recount", "ReplayError", "active_tilts",
            "check_anchor", "check_file", "check_paytable", "check_schema", "rebuild",
-           "replay_one", "verbose_until", "verify"]
+           "replay_one", "sealed_stretch", "verify"]
 
 Progress = Callable[[int, int], None]
 """Called with (entries checked, entries in all) while verifying."""
@@ -91,7 +94,7 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
     except chain.AnchorError as error:
         anchor, anchor_problem = None, Problem("anchor", str(error))
     with ledger.reading():
-        beside = file_check and full and ledger.key is not None and \
+        beside = file_check and full and \
             ledger.head[0] >= PARALLEL_ROWS and workers() > 1  # in a worker of the walk
         problems = ledger.quick_check() if file_check and not beside else []
         if problems:
@@ -112,6 +115,7 @@ def verify(ledger: Ledger, paytable: LoadedPaytable | None = None, full: bool = 
         if anchor_problem is not None:
             problems.append(anchor_problem)
         problems += capped(checks.chain)
+        problems += check_signature(ledger)
         if anchor_problem is None and ledger.key is not None:
             problems += check_anchor(ledger, anchor)
         if anchor_problem is None and ledger.freshness is not None:
@@ -202,6 +206,17 @@ def active_tilts(ledger: Ledger) -> list[dict[str, Any]]:
 
 
 # --- the anchor, the schema, the paytables ------------------------------------------------------
+
+def check_signature(ledger: Ledger) -> list[Problem]:
+    """The newest entry's signature under the public key (it covers every entry before it
+    through the chain), and no signed head beyond it (entries cut off the end)."""
+    if ledger.key is None:
+        return [Problem("signature", "the ledger's public key is not here (etg ledger pubkey "
+                                     "on the cabinet prints it; --pubkey FILE): the heads' "
+                                     "signatures and the anchor were not checked")]
+    return [Problem("signature", message)
+            for message in chain_walk.check_head(ledger.conn, ledger.key, *ledger.head)]
+
 
 def check_anchor(ledger: Ledger, anchor: chain.Anchor | None) -> list[Problem]:
     seq, _ = ledger.head
@@ -324,8 +339,9 @@ class _Checks:
         self.start = 0 if full or newest is None else int(newest)
         self.file_problems: list[Problem] = []  # quick_check's, when a worker ran it
         low = max(self.start, self.first)
-        self.stretch = chain_walk.Stretch(low, ledger.head[0], verbose_until(ledger))
-        self.parts = self._parts(self.stretch) if full and ledger.key else [self.stretch]
+        self.stretch = sealed_stretch(ledger, low, ledger.head[0])
+        self.unchecked: list[str] = []  # entries the old secret key was needed for
+        self.parts = self._parts(self.stretch) if full else [self.stretch]
 
     @property
     def parted(self) -> bool:
@@ -340,7 +356,7 @@ class _Checks:
             self.file_problems = ledger.quick_check()
             if self.file_problems:
                 return
-        key = ledger.key
+        key = ledger.legacy_key
         total, _ = ledger.head
         low = self.stretch.low
         if low == self.first > 1:  # the live chain follows the archive's last entry
@@ -355,17 +371,14 @@ class _Checks:
                     self.stretch = first
         stretch = self.stretch
         money = MoneyReader(ledger, self.recount, legacy=self.start == 0)
-        if key is None:
-            self.chain.append(Problem("chain", "the ledger key is not available here: the chain's "
-                                               "signatures were not checked"))
-            money(ledger.conn, low, total)
+        if self.parted:
+            self._walk_parts(self.parts, progress, total, key, self.file_check)
         else:
-            if self.parted:
-                self._walk_parts(self.parts, progress, total, key, self.file_check)
-            else:
-                tick = None if progress is None else (lambda seq: progress(seq, total))
-                links, _ = chain_walk.check(ledger.conn, key, stretch, tick, money)
-                self._links(links)
+            tick = None if progress is None else (lambda seq: progress(seq, total))
+            links, _ = chain_walk.check(ledger.conn, key, stretch, tick, money, self.unchecked)
+            self._links(links)
+        if self.full:  # start-up's walk from the newest checkpoint vouches for nothing older
+            self.chain += [Problem("unchecked", message) for message in self.unchecked[:1]]
         for message in money.failures:
             self._fail(message)
         if progress is not None:
@@ -379,7 +392,7 @@ class _Checks:
         if count < 2 or size < PARALLEL_ROWS:
             return [stretch]
         pieces = count * PARTS_PER_WORKER
-        floor = max(stretch.low, stretch.verbose_until + 1)
+        floor = max(stretch.low, stretch.verbose_until + 1)  # a verbose stretch is not cut
         cuts: list[int] = []
         for i in range(1, pieces):
             row = self.ledger.conn.execute(
@@ -391,14 +404,15 @@ class _Checks:
         parts = []
         low, previous, counted = stretch.low, stretch.previous, None
         for cut in cuts:
-            parts.append(chain_walk.Stretch(low, cut, stretch.verbose_until, previous, counted))
+            parts.append(dataclasses.replace(stretch, low=low, high=cut, previous=previous,
+                                             counted_from=counted))
             low, previous, counted = cut + 1, None, cut
-        parts.append(chain_walk.Stretch(low, stretch.high, stretch.verbose_until, previous,
-                                        counted))
+        parts.append(dataclasses.replace(stretch, low=low, previous=previous,
+                                         counted_from=counted))
         return parts
 
     def _walk_parts(self, parts: list[chain_walk.Stretch], progress: Progress | None,
-                    total: int, key: bytes, file_check: bool) -> None:
+                    total: int, key: bytes | None, file_check: bool) -> None:
         """The parts in worker processes; their findings in chain order, and the money
         carried from each part into the next. ``file_check``: ``PRAGMA quick_check`` is one
         more task for the workers (a process, not a thread: nothing of SQLite's may be held
@@ -426,6 +440,7 @@ class _Checks:
         recount = self.recount
         for index, result in enumerate(results):
             self._links(result.links)
+            self.unchecked += result.unchecked
             for message in result.failures:
                 self._fail(message)
             recount.found += result.found
@@ -500,6 +515,7 @@ class _Part:
     """What a worker found in its part of a full walk."""
 
     links: list[str]
+    unchecked: list[str]  # entries the old secret key was needed for
     failures: list[str]
     found: list[Problem]
     hidden: int  # problems found beyond those kept
@@ -516,7 +532,7 @@ def _share_progress(done: Any) -> None:
     _DONE = done
 
 
-def _walk_part(path: str, key: bytes, part: chain_walk.Stretch, index: int, events: bool,
+def _walk_part(path: str, key: bytes | None, part: chain_walk.Stretch, index: int, events: bool,
                legacy: bool) -> _Part:
     """One part of a full walk, in a worker process with a read-only connection of its own.
 
@@ -524,7 +540,7 @@ def _walk_part(path: str, key: bytes, part: chain_walk.Stretch, index: int, even
     otherwise go through every object of the program again and again for nothing.
     """
     store = Ledger.open_readonly(Path(path))
-    store.key = key
+    store.legacy_key = key
     gc.disable()
     try:
         with store.reading():
@@ -535,11 +551,12 @@ def _walk_part(path: str, key: bytes, part: chain_walk.Stretch, index: int, even
                 if _DONE is not None:
                     _DONE[index] = seq - part.low + 1
 
-            links, _ = chain_walk.check(store.conn, key, part, tick, money)
+            unchecked: list[str] = []
+            links, _ = chain_walk.check(store.conn, key, part, tick, money, unchecked)
             last = recount.last_checkpoint
             ended = recount.figures(last if last == part.high else 0)
             found = recount.found
-            return _Part(links, money.failures[:MAX_REPORTED], found[:MAX_REPORTED],
+            return _Part(links, unchecked, money.failures[:MAX_REPORTED], found[:MAX_REPORTED],
                          recount.hidden + max(0, len(found) - MAX_REPORTED), recount.started,
                          ended)
     finally:
@@ -566,13 +583,7 @@ def _context() -> Any:
         return get_context("spawn")
 
 
-def verbose_until(ledger: Ledger) -> int:
-    """The last verbose entry: the one the seal names (0 for a ledger born compact)."""
-    sealed = ledger.carried.get("sealed_chain")
-    if sealed:  # the seal went to an archive
-        return int(sealed["seq"])
-    for entry in ledger.entries(kind=EntryKind.SCHEMA):
-        body = entry.data()
-        if entry.tag == "seal" and isinstance(body, dict) and "sealed_chain" in body:
-            return int(body["sealed_chain"]["seq"])
-    return 0
+def sealed_stretch(ledger: Ledger, low: int, high: int) -> chain_walk.Stretch:
+    """Entries ``low``..``high``, with what the ledger's seals say of the older entries."""
+    return chain_walk.sealed(ledger.carried, (entry.data() for entry in ledger.entries(
+        kind=EntryKind.SCHEMA) if entry.tag == "seal"), low, high)

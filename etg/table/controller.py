@@ -159,7 +159,7 @@ class Table:
         self._file_check_due = False
         self._switching_to: LoadedPaytable | None = None
         self._console: tuple[TableState, dict[ConsoleAction, str | None]] | None = None
-        self.reverify = Reverifier(ledger.path, ledger.key)
+        self.reverify = Reverifier(ledger.path, ledger.key, ledger.legacy_key)
         """The whole history walked again between frames while the table is idle (:meth:`idle`)."""
 
     # --- life cycle -------------------------------------------------------------------------
