@@ -100,13 +100,24 @@ def aged_ledger(folder: Path, days: tuple[tuple[str, int], ...] = (("2026-01-10"
 SUPERVISOR_PIN = "1357"
 
 
+def with_site_keys(config: Path) -> Path:
+    """``config`` with the site configuration's keys copied into it: those the tests' played
+    ledgers are signed with, which a command run with ``--config config`` looks for there
+    (issue 25: --config carries the keys)."""
+    if keys_dir().is_dir():
+        shutil.copytree(keys_dir(), keys_dir(config), dirs_exist_ok=True)
+    return config
+
+
 def supervised_config(folder: Path) -> Path:
-    """A writable copy of the shipped config/ in ``folder`` with :data:`SUPERVISOR_PIN` set."""
+    """A writable copy of the shipped config/ in ``folder`` with :data:`SUPERVISOR_PIN` set, and
+    the site configuration's keys (those the tests' ledgers are signed with)."""
     from etg.config.cabinet_edit import set_cabinet_value
     from etg.table.pin import hash_pin
 
     config = folder / "config"
     shutil.copytree(shipped_config_dir(), config)
+    with_site_keys(config)
     set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin(SUPERVISOR_PIN))
     return config
 

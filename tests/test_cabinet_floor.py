@@ -14,7 +14,7 @@ from etg.config.loader import load_cabinet
 from etg.config.places import shipped_config_dir
 from etg.config.problems import ConfigError
 from etg.table.pin import verify_pin
-from tests.ledger_support import played_ledger
+from tests.ledger_support import played_ledger, with_site_keys
 from tests.test_config import MD5
 
 
@@ -72,6 +72,7 @@ def _pin(config: Path, typed: str, *args: str) -> tuple[int, str]:
 def test_pin_set_for_the_floorperson_and_a_dealer_then_remove_the_dealer(
         config: Path, tmp_path: Path) -> None:
     db = str(played_ledger(tmp_path, rounds=1))  # a removal is recorded: it needs the ledger
+    with_site_keys(config)  # the keys it is signed with, where --config names them
     code, output = _pin(config, "1357\n1357\n", "set", "--db", db, "--role", "floorperson")
     assert code == 0, output
     code, output = _pin(config, "2468\n2468\n", "set", "--db", db, "--role", "dealer",

@@ -16,7 +16,7 @@ from etg.ledger.meters import round_meters
 from etg.ledger.store import Ledger
 from etg.ledger.verify import verify
 from etg.table.controller import Table, TableTilted
-from tests.ledger_support import open_table, play, played_ledger
+from tests.ledger_support import open_table, play, played_ledger, with_site_keys
 
 PAYTABLE = "md-community-5"
 
@@ -284,6 +284,7 @@ def test_acknowledging_on_the_command_line_puts_the_chain_s_sums_back_on_record(
     config = config_copy(tmp_path)
     set_cabinet_value(config / "cabinet.yaml", "supervisor_pin_hash", hash_pin("2468"))
     db = played_ledger(tmp_path, rounds=2)
+    with_site_keys(config)  # the keys it is signed with, where --config names them
     _execute(db, f"UPDATE meters SET value = value + 300 WHERE paytable_id = '{PAYTABLE}' "
                  f"AND seat = 1 AND name = 'coin_in.initial'")
     table = open_table(db)
