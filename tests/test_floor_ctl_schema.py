@@ -14,10 +14,10 @@ from tests.floor_support import PRIMARY, PRIMARY_RULES, SECONDARY_RULES, Floor
 
 def test_migrating_again_changes_nothing(floor: Floor) -> None:
     conn = floor.admin()
-    assert schema.version(conn) == schema.latest_version() == 3
+    assert schema.version(conn) == schema.latest_version() == 4
     assert schema.migrate(conn) == []
     assert [row[0] for row in conn.execute("SELECT version FROM floor.versions "
-                                           "ORDER BY version")] == [1, 2, 3]
+                                           "ORDER BY version")] == [1, 2, 3, 4]
 
 
 def test_a_floor_of_the_first_version_gets_its_totals_from_its_rows(floor: Floor) -> None:
@@ -36,7 +36,7 @@ def test_a_floor_of_the_first_version_gets_its_totals_from_its_rows(floor: Floor
                 functions.ship(t1, "t1", [Contribution(1, 1, "primary", 333),
                                           Contribution(1, 2, "primary", 500)],
                                chain_seq=1, chain_head="a", rounds=4)
-            assert schema.migrate(old) == [2, 3]
+            assert schema.migrate(old) == [2, 3, 4]
             table = reads.tables(old)[0]
             assert (dict(table.contributions_cents), dict(table.contributions_millionths),
                     dict(table.wagers_cents), table.rounds_today) == (
@@ -75,3 +75,26 @@ def test_reconcile_finds_a_running_total_that_left_its_rows(floor: Floor) -> Non
     conn.execute("UPDATE floor.table_totals SET cents = cents + 1")
     assert [str(d) for d in reconcile(conn).differences] == [
         "table t1 level primary: cents total 8 but its rows sum to 7"]
+
+
+def test_a_level_s_contributions_today_are_the_cents_shipped_since_midnight(floor: Floor) -> None:
+    """Issue 28: the dashboard's "contributions today" per level, from the reader's view."""
+    t1 = floor.table(floor.init()["t1"])
+    functions.ship(t1, "t1", [Contribution(1, 1, "primary", 500),
+                              Contribution(1, 2, "primary", 333)],
+                   chain_seq=1, chain_head="a", rounds=1)
+    su = floor.admin()
+    # the first of the two as if shipped yesterday (the controller's clock, not the table's)
+    su.execute("ALTER TABLE floor.contributions DISABLE TRIGGER USER")
+    su.execute("UPDATE floor.contributions SET at = date_trunc('day', clock_timestamp()) "
+               "- interval '1 second' WHERE round = 1 AND seat = 1")
+    su.execute("ALTER TABLE floor.contributions ENABLE TRIGGER USER")
+    functions.ship(t1, "t1", [Contribution(2, 1, "primary", 1_000)],
+                   chain_seq=2, chain_head="b", rounds=2)
+    rows = {(round_, seat): cents for round_, seat, cents in su.execute(
+        "SELECT round, seat, to_meter_cents + to_reserve_cents + overflow_cents "
+        "FROM floor.contributions WHERE level = 'primary'").fetchall()}
+    [primary] = [level for level in reads.levels(floor.admin()) if level.level == PRIMARY.value]
+    assert primary.contributions_today_cents == rows[(1, 2)] + rows[(2, 1)]
+    assert primary.contributions_cents == sum(rows.values())
+    assert primary.contributions_today_cents < primary.contributions_cents

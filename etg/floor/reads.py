@@ -41,6 +41,7 @@ class LevelView:
     hits: int
     paytable: str
     updated_at: datetime
+    contributions_today_cents: int = 0  # since midnight of the controller's clock
 
 
 @dataclass(frozen=True, slots=True)

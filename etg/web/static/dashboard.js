@@ -80,6 +80,7 @@ function renderLevels(levels) {
       element("h2", {}, levelName(level)),
       element("p", { class: "meter", "data-cents": cents }, money(cents)),
       element("dl", {},
+        element("dt", {}, "Today"), element("dd", {}, money(level.contributions_today_cents ?? 0)),
         element("dt", {}, "Contributions"), element("dd", {}, money(level.contributions_cents ?? 0)),
         element("dt", {}, "Hits"), element("dd", {}, String(level.hits ?? 0)),
         element("dt", {}, "Wins paid"), element("dd", {}, money(level.wins_cents ?? 0)),
