@@ -240,3 +240,57 @@ def test_a_ledger_rolled_back_is_refused_and_the_table_tilts(floor: Floor,
     finally:
         linked.close()
         table.close()
+
+
+
+def _validator_at_the_controller(floor: Floor) -> tuple[str | None, str | None]:
+    [hit] = reads.hits(floor.admin())
+    return hit.validator, hit.validator_role
+
+
+def test_a_hit_confirmed_before_a_restart_and_validated_after_is_told_to_the_controller(
+        floor: Floor, tmp_path: Path) -> None:
+    """MD Ch. 9 J(4)(c): the controller's record of a hit names who validated it, even when
+    the table restarted in its jackpot lock between the controller's amount and the
+    floorperson's validation."""
+    logins = floor.init([PRIMARY_RULES, SECONDARY_RULES], ["t1"])
+    uri, db = floor.table_uri(logins["t1"]), tmp_path / "t1.db"
+    t1, link1 = open_linked(db, uri, "t1")
+    try:
+        hot_spot_jackpot(t1)
+        until(lambda: not t1.state.jackpot.unconfirmed, link1)  # type: ignore[union-attr]
+    finally:
+        link1.close()
+        t1.close()
+    t1, link1 = open_linked(db, uri, "t1")
+    try:
+        assert t1.state.phase is Phase.JACKPOT  # restarted in the lock, its amount confirmed
+        t1.send(ValidateJackpot("fp", ValidatorRole.FLOORPERSON), actor="floorperson")
+        until(lambda: _validator_at_the_controller(floor)[0] is not None, link1)
+    finally:
+        link1.close()
+        t1.close()
+    assert _validator_at_the_controller(floor) == ("fp", "floorperson")
+
+
+def test_a_validation_not_yet_forwarded_when_the_table_stops_is_forwarded_after(
+        floor: Floor, tmp_path: Path) -> None:
+    logins = floor.init([PRIMARY_RULES, SECONDARY_RULES], ["t1"])
+    uri, db = floor.table_uri(logins["t1"]), tmp_path / "t1.db"
+    t1, link1 = open_linked(db, uri, "t1")
+    try:
+        hot_spot_jackpot(t1)
+        until(lambda: not t1.state.jackpot.unconfirmed, link1)  # type: ignore[union-attr]
+        link1.link.stop()  # the link stops: the validation is the table's alone
+        t1.send(ValidateJackpot("sup", ValidatorRole.SUPERVISOR), actor="supervisor")
+        assert t1.state.phase is Phase.COMPLETE
+    finally:
+        t1.close()
+    assert _validator_at_the_controller(floor) == (None, None)
+    t1, link1 = open_linked(db, uri, "t1")
+    try:
+        until(lambda: _validator_at_the_controller(floor)[0] is not None, link1)
+    finally:
+        link1.close()
+        t1.close()
+    assert _validator_at_the_controller(floor) == ("sup", "supervisor")

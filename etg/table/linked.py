@@ -25,6 +25,7 @@ from etg.core.events import (
 from etg.core.refusal import Refused
 from etg.core.state import BETWEEN_ROUNDS, TableState
 from etg.floor.link import Acked, FloorLink, LinkState
+from etg.floor.local_book import HIT_KIND
 from etg.floor.outbox import ACKED_SETTING, TABLE_SETTING
 from etg.ledger.terms import Problem
 from etg.table.controller import Table, TableTilted
@@ -52,9 +53,28 @@ class LinkedTable:
             path = ledger.path
         self.link = FloorLink(config.uri, config.table_id, path, acked_seq=acked, on_ack=on_ack)
         self._confirmed: dict[int, list[int]] = {}  # round: hit ids confirmed, not validated
+        self._recall_validations()
         self._kept = acked
         self._kept_at = time.monotonic()
         table.listeners.append(self._heard)
+
+    def _recall_validations(self) -> None:
+        """What the ledger holds of linked hits, so a restart loses none of their validations:
+        a hit validated before the restart is told to the controller again (a retry by the same
+        validator is the same validation there), and one still awaiting its validation is
+        remembered, so the validation after the restart reaches the controller too."""
+        with self.table.reading() as ledger:
+            hits = ledger.event_log(HIT_KIND)
+            validated = {int(e["details"]["round"]): e["details"]
+                         for e in ledger.event_log("jackpot_validated")}
+        for entry in hits:
+            round_number, hit_id = int(entry["details"]["round"]), int(entry["details"]["hit_id"])
+            done = validated.get(round_number)
+            if done is None:
+                self._confirmed.setdefault(round_number, []).append(hit_id)
+            else:
+                self.link.validated([hit_id], str(done["validator"]),
+                                    str(done.get("role") or "floorperson"))
 
     def start(self) -> None:
         with self.table.reading() as ledger:
