@@ -22,6 +22,7 @@ from etg.core.rng import SeededSource
 from etg.ledger import chain
 from etg.ledger.chain import Anchor, anchor_path
 from etg.ledger.freshness import AnchorCopy, NoFreshness, Source, TpmCounter, keeper
+from etg.ledger.signing import THROWAWAY, keys_dir, load_signer
 from etg.ledger.store import Ledger
 from etg.ledger.verify import active_tilts
 from etg.table.controller import Table, TableTilted
@@ -159,7 +160,8 @@ def test_tpm_rollback_with_an_old_anchor_is_detected(tmp_path: Path, tpm: SoftTp
            f"counter value {old['counter']}, the TPM counter 0x01000e7c is at {now}" \
            in verified.output
     started = site.autoplay(20)
-    assert started.exit_code == 1 and "TILT: freshness: rolled back" in started.output
+    assert started.exit_code == 1 and "TILT: " in started.output
+    assert "freshness: rolled back" in started.output
 
 
 def test_tpm_restoring_ledger_and_anchor_from_a_backup_is_detected(
@@ -182,12 +184,13 @@ def test_tpm_a_crash_between_the_anchor_and_the_increment_is_not_a_rollback(
     site = _tpm_site(tmp_path, tpm)
     assert site.autoplay(3).exit_code == 0
     before = tpm.counter()
-    store = Ledger.open_readonly(site.db, key_path=site.config / "keys" / "ledger.key")
+    store = Ledger.open_readonly(site.db, config_dir=site.config)
     assert store.key is not None
     on_disk = chain.read_anchor(site.db, store.key)
     assert on_disk is not None and on_disk.counter == before
+    writer = load_signer(keys_dir(site.config), THROWAWAY)  # the test ledger's private key
     chain.write_anchor(site.db, Anchor(on_disk.ledger_id, on_disk.seq, on_disk.head,
-                                       on_disk.rounds, on_disk.at, before + 1), store.key)
+                                       on_disk.rounds, on_disk.at, before + 1), writer)
     store.close()
 
     assert site.verify().exit_code == 0  # one ahead: an increment to finish, not a rollback

@@ -47,10 +47,13 @@ def test_finding_2_an_old_anchor_put_back_over_a_cut_ledger_is_a_rollback(tmp_pa
     assert f"rolled back: the ledger ends at entry {old_seq} (round 6), its anchor at entry " \
            f"{old_seq} (round 6" in verified.output
     assert f"records entry {new_seq} (round 12" in verified.output
-    assert "1 problems" in verified.output and "(6 rounds)" in verified.output
+    # the head's signature (etg.ledger.signing) names a later entry than the cut ledger holds,
+    # too: a rollback that leaves the signature table behind is seen twice
+    assert "2 problems" in verified.output and "(6 rounds)" in verified.output
+    assert "signature: head_signature" in verified.output
     assert site.verify("--full").exit_code == 1
     started = site.autoplay(20)  # play does not resume: the start tilts
-    assert started.exit_code == 1 and "TILT: freshness: rolled back" in started.output
+    assert started.exit_code == 1 and "freshness: rolled back" in started.output
 
 
 def test_restoring_ledger_and_anchor_from_a_backup_is_a_rollback(tmp_path: Path) -> None:

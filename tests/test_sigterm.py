@@ -8,6 +8,7 @@ that write a ledger, the shutdown record and a clean ``etg ledger verify``.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -105,10 +106,10 @@ def closed_cleanly(db: Path) -> None:
         assert [e["kind"] for e in ledger.event_log()][-1] == "shutdown"
     finally:
         ledger.close()
-    done = subprocess.run([sys.executable, "-m", "etg", "ledger", "verify", "--db", str(db)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "etg", "ledger", "verify", "--json", "--db",
+                           str(db)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().endswith(", clean")
+    assert json.loads(done.stdout)["clean"] is True
 
 
 def children_of(pid: int) -> list[int]:
