@@ -23,9 +23,7 @@ if TYPE_CHECKING:
 
 from etg.cli.program import (
     _cabinet_or_exit,
-    _logging,
     _refuse,
-    _writer_lock,
     freshness_keeper,
     ledger_or_cabinets,
     loudness,
@@ -111,9 +109,9 @@ def ledger_verify(db_path: Path, full: bool, events: bool, archives: tuple[Path,
     from etg.ledger.scope import checked_scope
     from etg.ledger.verify import active_tilts, verify
 
-    keeper = freshness_keeper(config_dir)
-    store = _open_ledger(db_path, public_key)
-    store.freshness = keeper
+    store = _open_ledger(db_path, public_key)  # a ledger that is not there: nothing read
+    store.freshness = freshness_keeper(config_dir)
+    keeper = store.freshness
     missing: list[dict[str, Any]] = []
     try:
         with _progress("verify", enabled=full and not as_json) as tick:
@@ -269,7 +267,7 @@ def ledger_tilts(db_path: Path, as_json: bool) -> None:
 def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
                        pin_stdin: bool) -> None:
     """Clear one tilt with the supervisor PIN; logged with who and what was cleared."""
-    from etg.ledger.store import Ledger, LedgerError
+    from etg.cli.writes import ask_pin, ledger_to_write
     from etg.ledger.verify import active_tilts
     from etg.table.pin import PinRole, verify_pin
 
@@ -277,42 +275,28 @@ def ledger_acknowledge(db_path: Path, tilt_id: int, config_dir: Path | None,
     stored = _cabinet_or_exit(cabinet_file).supervisor_pin_hash
     if stored is None:
         _refuse("no supervisor PIN is set: run etg pin set --role supervisor")
-    if not db_path.exists():
-        _refuse(f"{db_path}: no such ledger")
-    _logging("acknowledge")
-    keeper = freshness_keeper(config_dir)
-    with _writer_lock(db_path):
-        try:
-            store = Ledger.open(db_path, config_dir=config_dir)
-            store.use_freshness(keeper)
-        except LedgerError as error:
-            _refuse(str(error))
-        try:
-            active = {t["id"]: t for t in active_tilts(store)}
-            if tilt_id not in active:
-                _refuse(f"{db_path}: tilt {tilt_id} is not active "
-                        f"(active: {', '.join(map(str, active)) or 'none'})", code=1)
-            pin = (sys.stdin.readline().strip() if pin_stdin else
-                   click.prompt("Supervisor PIN", hide_input=True, default="",
-                                show_default=False))
-            role = PinRole.SUPERVISOR.value
-            if not verify_pin(pin, stored):
-                with store.atomic():
-                    store.log("pin_failed", role, {"role": role, "where": "command line"})
-                _refuse("wrong supervisor PIN; nothing was cleared", code=1)
-            # The anchor follows the ledger only once no anchor tilt is left standing.
-            store.anchor_paused = any(t["details"]["check"] == "anchor"
-                                      for i, t in active.items() if i != tilt_id)
+    with ledger_to_write(db_path, "acknowledge", config_dir) as store:
+        active = {t["id"]: t for t in active_tilts(store)}
+        if tilt_id not in active:
+            _refuse(f"{db_path}: tilt {tilt_id} is not active "
+                    f"(active: {', '.join(map(str, active)) or 'none'})", code=1)
+        pin = ask_pin("Supervisor PIN", pin_stdin)
+        role = PinRole.SUPERVISOR.value
+        if not verify_pin(pin, stored):
             with store.atomic():
-                store.log("pin_ok", role, {"role": role, "where": "command line"})
-                tilt = active[tilt_id]["details"]
-                restored = store.derived.restore_table(store)  # the meters as the chain sums
-                if restored:
-                    store.log("meters_restored", role, restored)
-                store.log("tilt_cleared", role, {"tilts": [tilt_id], "problems":
-                                                 f"{tilt['check']}: {tilt['message']}"})
-        finally:
-            store.close()
+                store.log("pin_failed", role, {"role": role, "where": "command line"})
+            _refuse("wrong supervisor PIN; nothing was cleared", code=1)
+        # The anchor follows the ledger only once no anchor tilt is left standing.
+        store.anchor_paused = any(t["details"]["check"] == "anchor"
+                                  for i, t in active.items() if i != tilt_id)
+        with store.atomic():
+            store.log("pin_ok", role, {"role": role, "where": "command line"})
+            tilt = active[tilt_id]["details"]
+            restored = store.derived.restore_table(store)  # the meters as the chain sums
+            if restored:
+                store.log("meters_restored", role, restored)
+            store.log("tilt_cleared", role, {"tilts": [tilt_id], "problems":
+                                             f"{tilt['check']}: {tilt['message']}"})
     click.echo(f"{db_path}: tilt {tilt_id} cleared by the supervisor")
 
 
