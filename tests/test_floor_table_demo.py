@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -46,3 +52,70 @@ def test_a_floor_needs_a_table() -> None:
     result = CliRunner().invoke(main, ["floor", "demo", "--tables", "0"])
     assert result.exit_code == 2
     assert "--tables" in result.stderr and "Traceback" not in result.output
+
+
+def _picture_levels(stream: Any) -> dict[str, int]:
+    """The next ``floor`` event of a page's stream: each level's current cents."""
+    for raw in stream:
+        line = raw.decode("utf-8").rstrip("\n")
+        if line.startswith("data: "):
+            data = json.loads(line[len("data: "):])
+            if "levels" in data:
+                return {level["level"]: int(level["current_cents"]) for level in data["levels"]}
+    raise AssertionError("the stream ended")
+
+
+@pytest.mark.slow
+def test_the_demo_with_web_prints_both_pages_and_they_follow_the_tables_live() -> None:
+    """Issue 28: ``etg floor demo --tables 4 --web`` prints the dashboard's and the sign's
+    addresses; the dashboard opens with the demo's floorperson PIN, the sign with its link,
+    and both pages' streams carry the pool as the tables play, without a reload."""
+    demo = subprocess.Popen([sys.executable, "-m", "etg", "floor", "demo", "--tables", "4",
+                             "--rounds", "60", "--seed", "5", "--json", "--web"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert demo.stderr is not None
+        said: dict[str, str] = {}
+        while len(said) < 2:
+            line = demo.stderr.readline()
+            assert line, f"the demo ended first (exit {demo.poll()})"
+            for name in ("dashboard", "meter sign"):
+                if line.startswith(f"{name}: "):
+                    said[name] = line.split(": ", 1)[1].strip()
+        dashboard, pin = said["dashboard"].split()[0], said["dashboard"].split("PIN ")[1][:6]
+        assert dashboard.startswith("http://127.0.0.1:") and pin.isdigit()
+        sign = urllib.parse.urlsplit(said["meter sign"])
+        assert sign.path == "/sign" and sign.query.startswith("t=")
+
+        no_redirects = urllib.request.build_opener(_NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as refused:  # a wrong PIN opens nothing
+            no_redirects.open(urllib.request.Request(
+                dashboard + "login", data=urllib.parse.urlencode({"pin": "000000" if pin != "000000"
+                                                                   else "111111"}).encode()))
+        assert refused.value.code == 401
+        with pytest.raises(urllib.error.HTTPError) as logged_in:  # 303 to the dashboard
+            no_redirects.open(urllib.request.Request(
+                dashboard + "login", data=urllib.parse.urlencode({"pin": pin}).encode()))
+        assert logged_in.value.code == 303
+        cookie = logged_in.value.headers["set-cookie"].split(";")[0]
+        page = urllib.request.Request(dashboard + "events", headers={"Cookie": cookie})
+        origin = f"{sign.scheme}://{sign.netloc}"
+        with urllib.request.urlopen(page, timeout=30) as board, \
+                urllib.request.urlopen(f"{origin}/sign/events?{sign.query}", timeout=30) as shown:
+            first, first_sign = _picture_levels(board), _picture_levels(shown)
+            moved = False
+            for _ in range(200):  # contributions arrive as the four tables play
+                later = _picture_levels(board)
+                if later != first:
+                    moved = True
+                    break
+            assert moved, "the dashboard's stream never carried a new meter"
+            assert first_sign.keys() == first.keys() == {"primary", "secondary"}
+    finally:
+        demo.terminate()
+        demo.wait(timeout=60)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None

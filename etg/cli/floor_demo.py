@@ -10,11 +10,16 @@ books and the reconciliation of every table's ledger (``--json``: one object).
 from __future__ import annotations
 
 import json
+import secrets
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
+import psycopg
 from rich.console import Console, Group
 from rich.live import Live
 from rich.table import Table as Table_
@@ -26,7 +31,8 @@ from etg.config.loader import default_config_dir
 from etg.core.money import format_cents
 from etg.core.paytable import ProgressiveLevel
 from etg.floor import reads
-from etg.floor.demo import DemoOptions, run_demo
+from etg.floor.demo import DemoOptions, OnFloor, run_demo
+from etg.floor.server import Server
 
 MAX_TABLES = 64
 
@@ -49,8 +55,12 @@ MAX_TABLES = 64
                    "cabinet; etg paths shows it).")
 @click.option("--json", "as_json", is_flag=True,
               help="No live view: print one JSON object at the end (with --rounds).")
+@click.option("--web", is_flag=True,
+              help="Also serve the pit's dashboard and the meter sign (etg floor web) on "
+                   "127.0.0.1 and print their addresses, with a floorperson PIN made for "
+                   "this demo.")
 def floor_demo(tables: int, rounds: int | None, windowed: bool, linked: str, seed: int | None,
-               config_dir: Path | None, as_json: bool) -> None:
+               config_dir: Path | None, as_json: bool, web: bool) -> None:
     """Start a throwaway floor controller and N linked bot tables; show the pool live.
 
     Every table contributes to the same linked meters and shows them; a hit on one
@@ -71,14 +81,15 @@ def floor_demo(tables: int, rounds: int | None, windowed: bool, linked: str, see
                     f"meter to link")
     options = DemoOptions(tables, config, rounds, windowed, None, levels, seed)
     console = Console(stderr=as_json)
+    pages = _pages(config, console) if web else None
     with stop.on_sigterm("etg floor demo"):
         try:
             if as_json:
-                result = run_demo(options, stopping=stop.requested)
+                result = run_demo(options, stopping=stop.requested, on_floor=pages)
             else:
                 with Live(console=console, refresh_per_second=4) as live:
                     result = run_demo(options, lambda view: live.update(_live(view)),
-                                      stopping=stop.requested)
+                                      stopping=stop.requested, on_floor=pages)
         except KeyboardInterrupt:
             return
     if as_json:
@@ -87,6 +98,42 @@ def floor_demo(tables: int, rounds: int | None, windowed: bool, linked: str, see
         _summary(console, result)
     if not result["reconciliation"]["exact"]:
         sys.exit(REFUSED)
+
+
+def _pages(config: Path, console: Console) -> OnFloor:
+    """``--web``: the dashboard and the sign served beside the demo (issue 28), from a copy of
+    the site configuration with a floorperson PIN of the demo's own (the user's cabinet.yaml
+    and its PINs are never changed), read through the floor's reader login."""
+
+    def start(server: Server, conn: psycopg.Connection[Any]) -> Callable[[], None]:
+        from etg.config.cabinet_edit import set_cabinet_value
+        from etg.floor import admin
+        from etg.table.pin import hash_pin
+        from etg.web.serve import WebSetupError, serve
+
+        site = Path(tempfile.mkdtemp(prefix="etg-floor-demo-web-"))
+        shutil.copytree(config, site, dirs_exist_ok=True)
+        pin = f"{secrets.randbelow(10**6):06d}"
+        set_cabinet_value(site / "cabinet.yaml", "floorperson_pin_hash", hash_pin(pin))
+        reader = admin.reader_login(conn)
+        try:
+            served = serve(server.uri(reader.role, reader.password), site)
+        except WebSetupError as error:
+            shutil.rmtree(site, ignore_errors=True)
+            _refuse(f"etg floor demo: {error}")
+        # whole lines, never wrapped: an address is copied from here into a browser
+        console.print(f"dashboard: {served.addresses.dashboard}  (floorperson PIN {pin}, "
+                      f"this demo only)", soft_wrap=True, markup=False, highlight=False)
+        console.print(f"meter sign: {served.addresses.sign}", soft_wrap=True, markup=False,
+                      highlight=False)
+
+        def halt() -> None:
+            served.stop()
+            shutil.rmtree(site, ignore_errors=True)
+
+        return halt
+
+    return start
 
 
 def _live(view: reads.FloorView) -> Group:

@@ -80,9 +80,15 @@ def table_ids(count: int) -> list[str]:
     return [f"t{n:02d}" for n in range(1, count + 1)]
 
 
+OnFloor = Callable[[Server, psycopg.Connection[Any]], Callable[[], None]]
+"""Called once the floor is made, before the tables start (``etg floor demo --web`` starts
+the pages there); returns what stops it, called when the demo ends."""
+
+
 def run_demo(options: DemoOptions,
              show: Callable[[reads.FloorView], None] | None = None,
-             stopping: Callable[[], bool] = lambda: False) -> dict[str, Any]:
+             stopping: Callable[[], bool] = lambda: False,
+             on_floor: OnFloor | None = None) -> dict[str, Any]:
     """Run the demo floor until every table has played ``rounds`` (or ``stopping()``); the
     result as ``--json`` prints it."""
     if options.tables < 1:
@@ -98,9 +104,13 @@ def run_demo(options: DemoOptions,
             levels = admin.levels_from_paytable(loaded.paytable, options.levels)
             ids = table_ids(options.tables)
             logins = admin.init_floor(conn, levels, [(t, f"DEMO-{t.upper()}") for t in ids])
-            with _tables(options, server, logins, folder, paytable_path) as tables:
-                _watch(conn, tables, show, stopping)
-            return _result(conn, tables)
+            halt = on_floor(server, conn) if on_floor is not None else (lambda: None)
+            try:
+                with _tables(options, server, logins, folder, paytable_path) as tables:
+                    _watch(conn, tables, show, stopping)
+                return _result(conn, tables)
+            finally:
+                halt()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
