@@ -12,7 +12,9 @@ each table, about as fast as a dealt table goes. Once every table plays:
   clock); ``link_display_ms_p99``, a contribution committed at one table → shown on
   every other table's meter (the ``ShowLinkedMeters`` committed there whose amounts
   include it: the first at least what the controller answered that shipment), over
-  every (shipment, other table) pair;
+  every (shipment, other table) pair; ``link_ms_all.ack_queued_*``, the part of the
+  acknowledgement before the shipping call began (the table's side: its link thread woken,
+  the outbox read), the rest being the controller's round trip;
 - then the server is stopped at once (``pg_ctl stop -m immediate``) for
   :data:`DOWN_S` while the tables play on and fill their outboxes (over 1,000 rows
   together), and started again. ``link_down_s``: the stop → the last table's
@@ -99,6 +101,7 @@ def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     ack = [ms for table in tables for _, ms in table["ack_ms"]]
+    queued = [ms for table in tables for _, ms in table.get("queued_ms", [])]
     display = _display_ms(tables)
     floor = tables[0] if tables else {}
     return {
@@ -111,6 +114,7 @@ def measure(config_dir: Path, *, quick: bool = False) -> dict[str, object]:
         "link_outage_drain_s": _round(floor.get("drain_s")),
         "link_outage_rows": floor.get("drained_rows"),
         "link_ms_all": {"ack_p50": _p50(ack), "ack_samples": len(ack),
+                        "ack_queued_p50": _p50(queued), "ack_queued_p99": _p99(queued),
                         "display_p50": _p50(display), "display_samples": len(display),
                         "busiest_pace_s": BUSIEST_PACE_S},
     }
@@ -160,6 +164,7 @@ def _phase(folder: Path, server: Server, uris: dict[str, str], paytable: Path, p
         table["acked"] = [(at, meters) for at, meters in table["acked"] if at < lost]
         table["shown"] = [(at, meters) for at, meters in table["shown"] if at < lost]
         table["ack_ms"] = [(at, ms) for at, ms in table["ack_ms"] if at < lost]
+        table["queued_ms"] = [(at, ms) for at, ms in table.get("queued_ms", []) if at < lost]
     if tables:
         downs = [min((t for t in table["down_at"] if t >= lost), default=None)
                  for table in tables]

@@ -13,6 +13,7 @@ from etg.core import progressive
 from etg.core.paytable import Meter
 from etg.floor import functions, reads
 from etg.floor.admin import LevelRules
+from etg.floor.errors import FloorRefusal
 from etg.floor.functions import Contribution
 from etg.floor.reconcile import reconcile
 from tests.floor_support import PRIMARY, SECONDARY, Floor
@@ -60,6 +61,50 @@ def test_above_the_ceiling_to_the_reserve_above_its_cap_overflow(floor: Floor) -
     level = reads.levels(floor.admin())[0]
     assert (level.current_cents, level.reserve_cents, level.seed_cents, level.wins_cents) == (
         1_000_050, 20, 2_000_000, 1_000_050)
+    assert reconcile(floor.admin()).exact
+
+
+def test_one_shipment_works_its_rows_out_in_its_order_as_separate_ones_would(
+        floor: Floor) -> None:
+    # migration 005 works a batch out level by level and updates each level once: the rows of
+    # one shipment, the two levels interleaved, must split exactly as three shipments did above
+    rules = LevelRules(PRIMARY, 1_000_000, 1_000_000, 100_000, ceiling_cents=1_000_050,
+                       reserve_cap_cents=70)
+    t1 = floor.table(floor.init([rules, LevelRules(SECONDARY, 500_000, 500_000, 15_000)],
+                                ["t1"])["t1"])
+    shipped = _ship(t1, 1, [Contribution(1, 1, "primary", 400),
+                            Contribution(1, 1, "secondary", 333),
+                            Contribution(1, 2, "primary", 400),
+                            Contribution(1, 2, "secondary", 333),
+                            Contribution(1, 3, "primary", 600)])
+    assert shipped.meters == {"primary": 1_000_050, "secondary": 500_009}
+    rows = floor.admin().execute(
+        "SELECT seat, level, millionths, to_meter_cents, to_reserve_cents, overflow_cents "
+        "FROM floor.contributions ORDER BY level, seat").fetchall()
+    assert rows == [(1, "primary", 40_000_000, 40, 0, 0), (2, "primary", 40_000_000, 10, 30, 0),
+                    (3, "primary", 60_000_000, 0, 40, 20),
+                    (1, "secondary", 4_995_000, 4, 0, 0), (2, "secondary", 4_995_000, 5, 0, 0)]
+    primary, secondary = reads.levels(floor.admin())
+    assert (primary.current_cents, primary.reserve_cents, primary.overflow_cents,
+            primary.contributions_cents) == (1_000_050, 70, 20, 140)
+    assert (secondary.current_cents, secondary.carry_millionths,
+            secondary.contributions_cents) == (500_009, 990_000, 9)
+    assert reconcile(floor.admin()).exact
+
+
+def test_a_key_twice_in_one_shipment_counts_once_or_is_refused(floor: Floor) -> None:
+    t1 = floor.table(floor.init([LevelRules(PRIMARY, 1_000_000, 1_000_000, 10_000)],
+                                ["t1"])["t1"])
+    shipped = _ship(t1, 1, [Contribution(1, 1, "primary", 500),
+                            Contribution(1, 1, "primary", 500)])  # the same row, sent twice
+    assert shipped.meters == {"primary": 1_000_005}
+    assert [tuple(key) for key in shipped.acked] == [(1, 1, "primary"), (1, 1, "primary")]
+    with pytest.raises(FloorRefusal) as refused:
+        _ship(t1, 2, [Contribution(2, 1, "primary", 500), Contribution(2, 1, "primary", 700)])
+    assert "contribution (t1, 2, 1, primary) was 500 cents, now 700: refused" in str(
+        refused.value)
+    assert reads.levels(floor.admin())[0].current_cents == 1_000_005  # nothing of round 2
+    assert floor.admin().execute("SELECT count(*) FROM floor.contributions").fetchone() == (1,)
     assert reconcile(floor.admin()).exact
 
 

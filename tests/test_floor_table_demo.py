@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +37,25 @@ def test_the_demo_ends_by_itself_and_prints_the_floors_books_exact() -> None:
     assert floor["reconciliation"] == {"exact": True, "tables_checked": ["t01", "t02"],
                                        "differences": []}
     assert len(floor["hits"]) == sum(lv["hits"] for lv in floor["levels"])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("xvfb-run") is None,
+                    reason="no X display to open a window on: Debian's xvfb is not installed")
+def test_the_windowed_demo_plays_in_a_real_window_on_an_x_display(tmp_path: Path) -> None:
+    # SDL's own driver choice, as on a cabinet (no SDL_VIDEODRIVER): under Xvfb that is X11.
+    # A kiosk that found no screen would refuse in one line (tests/test_kiosk_screens.py);
+    # here the window opens, its table plays its round linked with the other, and the
+    # floor's books come out exact.
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    result = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-m", "etg",
+         "floor", "demo", "--tables", "2", "--rounds", "1", "--windowed", "--seed", "3"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "no display" not in result.stderr
+    assert "reconciliation: exact" in result.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -60,6 +61,9 @@ MAX_BATCH = 1_000
 """Rows per shipment: a drained outbox of 1,000 rows goes in one round trip."""
 METER_REFRESH_S = 0.25
 """At most this often a NOTIFY makes the table ask for the meters again (40 tables busy)."""
+HANDOVER_S = 0.001
+"""The interpreter's switch interval once a link runs (the process's, as the kiosk's scaling
+thread sets it): how long the link's thread may wait for it after the controller answers."""
 CHAIN_WENT_BACKWARDS = "ETG01"
 """The controller's SQLSTATE when the table's chain head went backwards (a rolled-back disk)."""
 
@@ -93,10 +97,13 @@ class ClaimedHit:
 
 @dataclass(frozen=True, slots=True)
 class Acked:
-    """A shipment the controller acknowledged: its rows, when they were committed and acked."""
+    """A shipment the controller acknowledged: its rows, when the call that shipped them began
+    and when its answer came (the link's clock), to tell queueing at the table from the
+    controller's own time."""
 
     rows: tuple[OutboxRow, ...]
     acked_at: float
+    sent_at: float
 
 
 class FloorLink:
@@ -146,6 +153,11 @@ class FloorLink:
 
     def start(self) -> None:
         """Start the link's threads (the shipping one and the NOTIFY listener)."""
+        # The controller's answer waits for the interpreter while the table's own thread runs
+        # Python (a round settling, a frame drawn): at CPython's 5 ms a hand-over, and more
+        # with several threads waiting, the acknowledgement would wait longer than the call.
+        if sys.getswitchinterval() > HANDOVER_S:
+            sys.setswitchinterval(HANDOVER_S)
         self._thread = threading.Thread(target=self._run, name=f"floor-link-{self.table_id}",
                                         daemon=True)
         self._listener = threading.Thread(target=self._listen,
@@ -332,6 +344,7 @@ class FloorLink:
                 seq, head = ledger.head
                 rounds = ledger.round_count()
             shipped = [row.shipped() for entry in batch for row in entry.rows]
+            sent = self._clock()
             answer = conn.execute("SELECT floor.ship(%s, %s, %s, %s, %s)",
                                   [self.table_id, Jsonb(shipped), seq, head.hex(),
                                    rounds]).fetchone()
@@ -351,7 +364,7 @@ class FloorLink:
                     self._draining = False
             self.shipped_rows += rows
             if self.on_ack is not None:
-                self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now))
+                self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now, sent))
 
     def _claim(self, conn: psycopg.Connection[Any]) -> None:
         """Claim each linked hit the lock holds that has no answer yet (a retry: the same)."""
@@ -459,8 +472,11 @@ class FloorLink:
             if isinstance(note.get("meters"), dict):
                 # a contribution only raises a meter: one heard late never shows it lower
                 self._take_meters(note["meters"], only_up=note.get("kind") == "contribution")
-            else:
-                self._stale_meters = True
+                return  # taken: the owner's next pump shows them, the link thread has no call
+            self._stale_meters = True
+        # Only a note without meters wakes the link thread (to ask for them): every table
+        # hears every shipment on the floor, and forty link threads woken for each one read
+        # their outboxes for nothing, hundreds of times a second, on the cores that commit.
         self._wake.set()
 
 

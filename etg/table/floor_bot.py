@@ -21,6 +21,7 @@ import json
 import sys
 import threading
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -44,9 +45,9 @@ from etg.table.linked import LinkedTable
 
 _BONUS_LEVELS = {ProgressiveLevel.PRIMARY, ProgressiveLevel.SECONDARY}
 WAIT_FOR_AMOUNT_S = 0.02
+"""How often a table whose lock waits for the controller's amount asks its link again."""
 PUMP_S = 0.05
 """How often a resting table sends what its link asks for (a kiosk does each frame)."""
-"""How often a table whose lock waits for the controller's amount asks its link again."""
 
 
 class LinkedBotTable:
@@ -117,6 +118,7 @@ class Timeline:
     def __init__(self) -> None:
         self.committed: dict[tuple[int, int, str], float] = {}
         self.ack_ms: list[tuple[float, float]] = []  # when acknowledged, after how long
+        self.queued_ms: list[tuple[float, float]] = []  # of which waiting for the shipment
         self.acked: list[tuple[float, dict[str, int]]] = []  # a batch's first commit, meters
         self.shown: list[tuple[float, dict[str, int]]] = []
         self.down_at: list[float] = []
@@ -142,6 +144,7 @@ class Timeline:
         times = [self.committed.pop(row.key, None) for row in acked.rows]
         known = [t for t in times if t is not None]
         self.ack_ms += [(acked.acked_at, (acked.acked_at - t) * 1000) for t in known]
+        self.queued_ms += [(acked.acked_at, (acked.sent_at - t) * 1000) for t in known]
         if self.link is not None:
             if known:
                 self.acked.append((min(known), {k.value: v for k, v in
@@ -153,9 +156,9 @@ class Timeline:
                 self.drained_at.append(acked.acked_at)
 
     def body(self) -> dict[str, object]:
-        return {"ack_ms": self.ack_ms, "acked": self.acked, "shown": self.shown,
-                "down_at": self.down_at, "up_at": self.up_at, "drained_at": self.drained_at,
-                "most_pending": self.most_pending}
+        return {"ack_ms": self.ack_ms, "queued_ms": self.queued_ms, "acked": self.acked,
+                "shown": self.shown, "down_at": self.down_at, "up_at": self.up_at,
+                "drained_at": self.drained_at, "most_pending": self.most_pending}
 
 
 def contributions_of(ledger_path: Path) -> dict[str, int]:
@@ -185,6 +188,13 @@ class BotTable:
     stats: Path | None = None
 
 
+def first_offset(table_id: str, pace: float) -> float:
+    """When a paced table deals its first round, within its pace: tables on a floor are not
+    dealt in step, and forty started together would otherwise settle together every round,
+    a burst no floor sees. Fixed per table (its name's CRC), so runs compare."""
+    return pace * (zlib.crc32(table_id.encode()) % 1000) / 1000
+
+
 def play(spec: BotTable, loaded: LoadedPaytable) -> dict[str, object]:
     """Play ``spec``'s table until its rounds are played, SIGTERM, or a tilt; its summary."""
     ledger = Ledger.open(spec.ledger, kind=LedgerKind.DEMO,
@@ -200,6 +210,7 @@ def play(spec: BotTable, loaded: LoadedPaytable) -> dict[str, object]:
     played = 0
     try:
         bot = LinkedBotTable(table, link, spec.bots, seed)
+        bot.rest(first_offset(spec.table_id, spec.pace))
         while (spec.rounds is None or played < spec.rounds) and not stop.requested() \
                 and not table.tilted:
             bot.play_round()
