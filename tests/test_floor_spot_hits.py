@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from etg.config.cabinet import Link
 from etg.core.commands import (
@@ -35,7 +36,7 @@ from etg.core.jackpot import JackpotRules, ValidatorRole
 from etg.core.paytable import Decision, ProgressiveLevel
 from etg.core.rng import SeededSource
 from etg.core.state import Phase
-from etg.floor import functions, reads
+from etg.floor import admin, functions, reads, schema
 from etg.floor.admin import LevelRules
 from etg.floor.functions import Contribution
 from etg.floor.local_book import read_local_book
@@ -146,7 +147,7 @@ def test_the_old_claim_without_a_spot_is_gone(floor: Floor) -> None:
     t1 = floor.table(floor.init([PP_RULES], ["t1"])["t1"])
     with pytest.raises(psycopg.errors.UndefinedFunction):
         t1.execute("SELECT floor.claim_hit('t1', 1, 1, 'progressive_payout', 100)")
-    with pytest.raises(psycopg.errors.RaiseException) as refused:
+    with pytest.raises(psycopg.DatabaseError) as refused:
         t1.execute("SELECT floor.claim_hit('t1', 1, 1, NULL, 'progressive_payout', 100)")
     assert refused.value.sqlstate == "ETG02"
 
@@ -163,3 +164,36 @@ def test_reconcile_names_a_hit_whose_spot_differs(floor: Floor) -> None:
         "None at the controller",
         "table t1 round 4: seat 2 spot 3 progressive_payout hit: None cents in the ledger, "
         "1000000 at the controller"]
+
+
+def test_a_hit_claimed_before_spots_were_recorded_is_the_same_hit_when_claimed_again(
+        floor: Floor) -> None:
+    """A floor upgraded while a table's answer was lost: the table claims its held hit again,
+    now with the spot; the controller answers with the hit it paid before (never a second
+    payment) and records the spot the table names."""
+    su = floor.admin()
+    name = f"{floor.database}_v4"
+    su.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        with psycopg.connect(floor.server.uri(database=name), autocommit=True) as old:
+            assert schema.migrate(old, upto=4) == [1, 2, 3, 4]
+            admin.add_level(old, PP_RULES)
+            login = admin.add_table(old, "t1", [PP])
+            uri = floor.server.uri(login.role, login.password, database=name)
+            with psycopg.connect(uri, autocommit=True) as t1:
+                paid = t1.execute("SELECT floor.claim_hit('t1', 3, 2, 'progressive_payout', 100)"
+                                  ).fetchone()
+            assert paid is not None
+            assert schema.migrate(old) == [5]
+            assert old.execute("SELECT spot FROM floor.hits").fetchall() == [(None,)]
+            with psycopg.connect(uri, autocommit=True) as t1:
+                again = functions.claim_hit(t1, "t1", 3, 2, 4, "progressive_payout", 100)
+            assert (again.hit_id, again.amount_cents, again.spot) == (
+                paid[0]["hit_id"], 1_000_000, 4)
+            assert old.execute("SELECT count(*), min(spot) FROM floor.hits").fetchone() == (1, 4)
+            assert reconcile(old).exact
+    finally:
+        su.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+        for (role,) in su.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE %s",
+                                  (name + ".%",)).fetchall():
+            su.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))

@@ -286,18 +286,20 @@ def floor_meters(floor_uri: str | None, as_json: bool) -> None:
               help="How many of the latest hits.")
 @_JSON
 def floor_hits(floor_uri: str | None, last: int, as_json: bool) -> None:
-    """The last hits in the order paid: table, seat, round, amount, validator."""
+    """The last hits in the order paid: table, seat, spot, round, amount, validator."""
     with _connect(floor_uri, "hits") as conn:
         hits = reads.hits(conn, last)
     if as_json:
         click.echo(json.dumps({"hits": [_jsonable(asdict(h)) for h in hits]}, indent=2))
         return
     out = Table_(title=f"floor · last {last} hits")
-    for name in ("#", "table", "seat", "round", "level", "amount", "validator", "at"):
-        out.add_column(name, justify="right" if name in ("#", "seat", "round", "amount")
+    for name in ("#", "table", "seat", "spot", "round", "level", "amount", "validator", "at"):
+        out.add_column(name, justify="right" if name in ("#", "seat", "spot", "round", "amount")
                        else "left")
     for h in hits:
-        out.add_row(str(h.hit_id), h.table_id, str(h.seat), f"{h.round:,}", h.level,
+        # spot 0 is the seat's own (a Bonus Spin); "?" a hit claimed before spots were recorded
+        out.add_row(str(h.hit_id), h.table_id, str(h.seat), "?" if h.spot is None else str(h.spot),
+                    f"{h.round:,}", h.level,
                     format_cents(h.amount_cents),
                     f"{h.validator} ({h.validator_role})" if h.validator else "waiting",
                     h.claimed_at.strftime("%Y-%m-%d %H:%M:%S"))

@@ -44,13 +44,19 @@ class Shipped:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A claimed hit: its id, amount, order among the level's hits, and the meters after."""
+    """A claimed hit: its id, amount, order among the level's hits, and the meters after.
+
+    Keyed by (table, round, seat, spot, level): one seat's hands on two spots are two hits.
+    ``spot`` is None only for a hit claimed before the controller recorded spots (migration
+    005) and not claimed again since.
+    """
 
     hit_id: int
     level: str
     table_id: str
     round: int
     seat: int
+    spot: int | None
     percent: int
     order_no: int
     meter_cents: int
@@ -81,10 +87,12 @@ def ship(conn: psycopg.Connection[Any], table_id: str, batch: Sequence[Contribut
                    _meters(answer))
 
 
-def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int,
+def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int, spot: int,
               level: str, percent: int) -> Hit:
-    return _hit(_call(conn, "SELECT floor.claim_hit(%s, %s, %s, %s, %s)",
-                      (table_id, round_no, seat, level, percent)))
+    """Claim the hit of ``seat``'s hand on ``spot`` (0: the seat's own, a Bonus Spin) when it
+    is paid (MD Ch. 10 D(4)); a retry returns the same hit."""
+    return _hit(_call(conn, "SELECT floor.claim_hit(%s, %s, %s, %s, %s, %s)",
+                      (table_id, round_no, seat, spot, level, percent)))
 
 
 def validate_hit(conn: psycopg.Connection[Any], table_id: str, hit_id: int, validator: str,
@@ -117,7 +125,8 @@ def _meters(answer: Mapping[str, Any]) -> dict[str, int]:
 
 def _hit(answer: Mapping[str, Any]) -> Hit:
     return Hit(int(answer["hit_id"]), str(answer["level"]), str(answer["table"]),
-               int(answer["round"]), int(answer["seat"]), int(answer["percent"]),
+               int(answer["round"]), int(answer["seat"]),
+               None if answer["spot"] is None else int(answer["spot"]), int(answer["percent"]),
                int(answer["order_no"]), int(answer["meter_cents"]),
                int(answer["amount_cents"]), int(answer["reset_to_cents"]),
                answer["validator"], answer["validator_role"], _meters(answer))

@@ -70,6 +70,10 @@ class LinkState(Enum):
     DRAINING = "draining"
 
 
+HitKey = tuple[int, int, int, str]
+"""(round, seat, spot, level): a linked hit of the table, as the controller keys it."""
+
+
 @dataclass(frozen=True, slots=True)
 class WantedHit:
     """A linked hit the table's jackpot lock holds, to claim from the controller."""
@@ -79,6 +83,11 @@ class WantedHit:
     spot: int
     level: ProgressiveLevel
     percent: int
+
+    @property
+    def key(self) -> HitKey:
+        """The controller's key of the hit, with the table: one seat's two spots are two hits."""
+        return self.round, self.seat, self.spot, self.level.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +143,8 @@ class FloorLink:
         self._meters: dict[ProgressiveLevel, int] = {}
         self._phase = "closed"
         self._dealer: str | None = None
-        self._wanted: dict[tuple[int, int, str], WantedHit] = {}
-        self._claimed: dict[tuple[int, int, str], ClaimedHit] = {}
+        self._wanted: dict[HitKey, WantedHit] = {}  # in the order the lock pays them
+        self._claimed: dict[HitKey, ClaimedHit] = {}
         self._refusal: str | None = None  # the controller refused the table: it tilts
         self._validations: dict[int, tuple[str, str]] = {}  # hit_id: validator, role; to send
         self._stale_meters = False
@@ -170,14 +179,14 @@ class FloorLink:
     def observe(self, state: TableState, tilted: bool = False) -> None:
         """The table as its screens show it (committed): its phase and dealer for the
         heartbeat, and the linked hits its jackpot lock holds, to claim."""
-        wanted: dict[tuple[int, int, str], WantedHit] = {}
+        wanted: dict[HitKey, WantedHit] = {}
         lock = state.jackpot
         if lock is not None:
             for held in lock.unconfirmed:
                 if held.linked is not None:
                     hit = WantedHit(lock.round_number, held.seat, held.spot, held.linked,
                                     held.percent)
-                    wanted[(hit.round, hit.seat, hit.level.value)] = hit
+                    wanted[hit.key] = hit
         phase = "jackpot" if state.phase is Phase.JACKPOT else "open"
         if tilted:
             phase = "tilted"
@@ -220,7 +229,7 @@ class FloorLink:
             for held in lock.unconfirmed:
                 if held.linked is None:
                     continue
-                hit = claimed.get((lock.round_number, held.seat, held.linked.value))
+                hit = claimed.get((lock.round_number, held.seat, held.spot, held.linked.value))
                 if hit is not None:
                     out.append(ConfirmLinkedHit(held.linked, held.seat, held.spot,
                                                 hit.amount_cents, hit.hit_id, hit.order_no,
@@ -354,13 +363,14 @@ class FloorLink:
                 self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now))
 
     def _claim(self, conn: psycopg.Connection[Any]) -> None:
-        """Claim each linked hit the lock holds that has no answer yet (a retry: the same)."""
+        """Claim each linked hit the lock holds that has no answer yet (a retry: the same), in
+        the order the lock pays them: the second of one seat's spots from the first's reset."""
         with self._lock:
             wanted = [hit for key, hit in self._wanted.items() if key not in self._claimed]
         for hit in wanted:
-            answer = conn.execute("SELECT floor.claim_hit(%s, %s, %s, %s, %s)",
-                                  [self.table_id, hit.round, hit.seat, hit.level.value,
-                                   hit.percent]).fetchone()
+            answer = conn.execute("SELECT floor.claim_hit(%s, %s, %s, %s, %s, %s)",
+                                  [self.table_id, hit.round, hit.seat, hit.spot,
+                                   hit.level.value, hit.percent]).fetchone()
             assert answer is not None
             result = _json(answer[0])
             meters = result.get("meters", {})
@@ -368,11 +378,11 @@ class FloorLink:
             claimed = ClaimedHit(int(result["hit_id"]), int(result["amount_cents"]),
                                  int(result["order_no"]), int(after))
             with self._lock:
-                self._claimed[(hit.round, hit.seat, hit.level.value)] = claimed
+                self._claimed[hit.key] = claimed
                 self._take_meters(meters)
-            log.info("table %s: %s hit of seat %d, round %d: %d cents (order %d)",
-                     self.table_id, hit.level.value, hit.seat, hit.round, claimed.amount_cents,
-                     claimed.order_no)
+            log.info("table %s: %s hit of seat %d spot %d, round %d: %d cents (order %d)",
+                     self.table_id, hit.level.value, hit.seat, hit.spot, hit.round,
+                     claimed.amount_cents, claimed.order_no)
 
     def _validate(self, conn: psycopg.Connection[Any]) -> None:
         with self._lock:

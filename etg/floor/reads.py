@@ -85,6 +85,7 @@ class HitView:
     validator: str | None
     validator_role: str | None
     validated_at: datetime | None
+    spot: int | None = 0  # the seat's hand it paid; None: claimed before spots were recorded
 
 
 @dataclass(frozen=True, slots=True)

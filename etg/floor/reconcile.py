@@ -57,10 +57,12 @@ class LevelBooks:
 
 @dataclass(frozen=True, slots=True)
 class LocalHit:
-    """A linked hit as the table's ledger recorded it: the amount the controller confirmed."""
+    """A linked hit as the table's ledger recorded it: the amount the controller confirmed for
+    the seat's hand on ``spot`` (0: the seat's own, a Bonus Spin)."""
 
     round: int
     seat: int
+    spot: int
     level: str
     amount_cents: int
 
@@ -240,17 +242,18 @@ def _hits(conn: psycopg.Connection[Any], book: LocalBook) -> list[Difference]:
     if book.hits is None:
         return []
     table = book.table_id
-    theirs = {(r["round"], r["seat"], r["level"]): r["amount_cents"] for r in _rows(
-        conn, "SELECT round, seat, level, amount_cents FROM floor.hits WHERE table_id = %s",
-        (table,))}
-    ours = {(h.round, h.seat, h.level): h.amount_cents for h in book.hits}
+    # a hit claimed before the controller recorded spots (migration 005) has none there
+    theirs = {(r["round"], r["seat"], r["spot"], r["level"]): r["amount_cents"] for r in _rows(
+        conn, "SELECT round, seat, spot, level, amount_cents FROM floor.hits "
+              "WHERE table_id = %s", (table,))}
+    ours = {(h.round, h.seat, h.spot, h.level): h.amount_cents for h in book.hits}
     found = []
-    for key in sorted(set(ours) | set(theirs)):
+    for key in sorted(set(ours) | set(theirs), key=lambda k: (k[0], k[1], k[2] or 0, k[3])):
         if ours.get(key) != theirs.get(key):
-            round_no, seat, level = key
+            round_no, seat, spot, level = key
             found.append(Difference(
                 f"table {table} round {round_no}",
-                f"seat {seat} {level} hit: {ours.get(key)} cents in the ledger, "
+                f"seat {seat} spot {spot} {level} hit: {ours.get(key)} cents in the ledger, "
                 f"{theirs.get(key)} at the controller", table, round_no))
     return found
 
