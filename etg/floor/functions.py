@@ -1,9 +1,9 @@
 """The table functions of the controller, called from Python: one call, one transaction.
 
 A table connects with its own role (``TableLogin``) and may do nothing but call
-these four (etg/floor/sql/001_floor.sql). Each wrapper runs its call in its own
-transaction and returns the answer as frozen dataclasses; a refusal of the
-controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
+these five (etg/floor/sql/001_floor.sql, 005_hit_spot_and_voids.sql). Each wrapper
+runs its call in its own transaction and returns the answer as frozen dataclasses;
+a refusal of the controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
 ``OperationalError``. The link client (etg/floor/link*.py) is built on these.
 """
 
@@ -68,6 +68,20 @@ class Hit:
 
 
 @dataclass(frozen=True, slots=True)
+class Voided:
+    """The controller's record of a round its table voided: how many of the round's
+    contributions this call marked (0 on a retry), how many it holds, their cents, and when
+    the round was first marked (None: it holds none, the round was voided before No More Bets)."""
+
+    table_id: str
+    round: int
+    marked: int
+    contributions: int
+    cents: int
+    voided_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Beat:
     """The answer to a heartbeat: the meters, each linked level's parameters, the server's
     clock (ISO 8601, UTC)."""
@@ -99,6 +113,14 @@ def validate_hit(conn: psycopg.Connection[Any], table_id: str, hit_id: int, vali
                  role: str) -> Hit:
     return _hit(_call(conn, "SELECT floor.validate_hit(%s, %s, %s, %s)",
                       (table_id, hit_id, validator, role)))
+
+
+def void_round(conn: psycopg.Connection[Any], table_id: str, round_no: int) -> Voided:
+    """The table voided ``round_no`` (MD Ch. 11 D): its contributions are marked voided, left in
+    the pool (house-funded). Idempotent."""
+    answer = _call(conn, "SELECT floor.void_round(%s, %s)", (table_id, round_no))
+    return Voided(str(answer["table"]), int(answer["round"]), int(answer["marked"]),
+                  int(answer["contributions"]), int(answer["cents"]), answer["voided_at"])
 
 
 def heartbeat(conn: psycopg.Connection[Any], table_id: str, state: str, dealer: str | None,

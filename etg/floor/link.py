@@ -14,6 +14,10 @@ connection, so what it ships is always already committed, and a restart, a crash
 or a cut link only means shipping again what the controller may already have:
 it keys each row by (table, round, seat, level) and counts it once.
 
+The link also tells the controller of each round the table voided (the ledger's
+``void`` entries, MD Ch. 11 D), after the round's contributions and as idempotently:
+the controller marks them voided, house-funded, and leaves them in the pool.
+
 The link's state:
 
 - ``up``: the last call succeeded less than :data:`DOWN_AFTER_S` ago;
@@ -45,7 +49,9 @@ from etg.core.commands import Command, ConfirmLinkedHit, SetLinkStatus, ShowLink
 from etg.core.linked import LinkedMeter
 from etg.core.paytable import ProgressiveLevel
 from etg.core.state import Phase, TableState
-from etg.floor.outbox import OutboxEntry, OutboxRow, read_outbox
+from etg.floor.local_book import VOID_KIND
+from etg.floor.outbox import OUTBOX_KIND, OutboxEntry, OutboxRow, read_outbox
+from etg.ledger.entry import EntryKind
 from etg.ledger.store import Ledger
 
 log = logging.getLogger("etg.floor.link")
@@ -60,6 +66,9 @@ MAX_BATCH = 1_000
 """Rows per shipment: a drained outbox of 1,000 rows goes in one round trip."""
 METER_REFRESH_S = 0.25
 """At most this often a NOTIFY makes the table ask for the meters again (40 tables busy)."""
+VOIDS_SETTING = "link_voids_seq"
+"""The ledger setting: how far the link has told the controller of the table's voids (an entry
+number; every void up to it was shipped)."""
 CHAIN_WENT_BACKWARDS = "ETG01"
 """The controller's SQLSTATE when the table's chain head went backwards (a rolled-back disk)."""
 
@@ -113,10 +122,12 @@ class FloorLink:
 
     ``ledger_path`` is the table's ledger, read here through a read-only
     connection of this thread's own; ``acked_seq`` the last outbox entry the
-    controller acknowledged, as the ledger's setting has it.
+    controller acknowledged, and ``voided_seq`` how far its voids were shipped, as the
+    ledger's settings have them.
     """
 
     def __init__(self, uri: str, table_id: str, ledger_path: Path, *, acked_seq: int = 0,
+                 voided_seq: int = 0,
                  clock: Callable[[], float] = time.monotonic,
                  heartbeat_s: float = HEARTBEAT_S,
                  on_ack: Callable[[Acked], None] | None = None,
@@ -136,6 +147,7 @@ class FloorLink:
         self._listener: threading.Thread | None = None
         # shared with the owner, under _lock
         self._acked_seq = acked_seq
+        self._voided_seq = voided_seq
         self._pending: list[OutboxEntry] = []  # read, not yet acknowledged
         self._last_ok = clock()  # the start counts: down only after DOWN_AFTER_S of silence
         self._failing = True  # the last call failed (none made yet)
@@ -257,6 +269,12 @@ class FloorLink:
             return self._acked_seq
 
     @property
+    def voided_seq(self) -> int:
+        """How far the table's voids were shipped (the ledger setting to keep)."""
+        with self._lock:
+            return self._voided_seq
+
+    @property
     def refusal(self) -> str | None:
         """The controller's refusal of this table (its chain head went backwards): a tilt."""
         with self._lock:
@@ -284,6 +302,7 @@ class FloorLink:
                     conn = psycopg.connect(self.uri, autocommit=True,
                                            connect_timeout=CALL_TIMEOUT_S)
                 self._ship(conn, ledger)
+                self._ship_voids(conn, ledger)
                 self._claim(conn)
                 self._validate(conn)
                 now = self._clock()
@@ -361,6 +380,34 @@ class FloorLink:
             self.shipped_rows += rows
             if self.on_ack is not None:
                 self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now))
+
+    def _ship_voids(self, conn: psycopg.Connection[Any], ledger: Ledger) -> None:
+        """Tell the controller of each round the ledger voided, so it marks the round's
+        contributions voided (they stay in the pool, funded by the house: SPEC §13).
+
+        In chain order and never ahead of the contributions: the ledger is read only up to
+        the first outbox entry not yet acknowledged, so a round's rows are at the controller
+        before its void. ``floor.void_round`` is idempotent, so a restart or a cut link only
+        ships a void again."""
+        with self._lock:
+            after, acked = self._voided_seq, self._acked_seq
+        voids: list[tuple[int, int]] = []  # (entry, round)
+        reached = after
+        with ledger.reading():
+            for entry in ledger.entries(after=after, kind=EntryKind.EVENT):
+                if entry.tag == OUTBOX_KIND and entry.seq > acked:
+                    break  # its contributions first
+                if entry.tag == VOID_KIND:
+                    voids.append((entry.seq, int(entry.data()["round"])))
+                reached = entry.seq
+        for seq, round_number in voids:
+            conn.execute("SELECT floor.void_round(%s, %s)", [self.table_id, round_number])
+            with self._lock:
+                self._voided_seq = seq
+            log.info("table %s: round %d voided, told to the controller", self.table_id,
+                     round_number)
+        with self._lock:
+            self._voided_seq = reached
 
     def _claim(self, conn: psycopg.Connection[Any]) -> None:
         """Claim each linked hit the lock holds that has no answer yet (a retry: the same), in

@@ -109,3 +109,67 @@ CREATE OR REPLACE VIEW floor.last_hits AS
            h.percent, h.meter_cents, h.amount_cents, h.reset_to_cents, h.claimed_at,
            h.validator, h.validator_role, h.validated_at, h.spot
     FROM floor.hits h JOIN floor.tables t USING (table_id);
+
+-- A round voided at a linked table (MD Ch. 11 D: "the round of play is void, and the dealer
+-- shall return all wagers to the players"). Its contributions were taken at No More Bets from
+-- wagers the progressive system accepted (MD Ch. 8 D; Ch. 10 C(1), D(3)(a)) and are on the
+-- meter every linked table shows. A meter goes down only through a recorded hit or a signed
+-- adjustment (SPEC §13), so they stay in the pool; the players have their wagers back, so the
+-- house funded them. What changes is the record: the table's link calls void_round() for each
+-- round its ledger voided, and the round's contributions are marked voided, with when, so the
+-- meters and reconciliation name what the house put in that way. A single wager voided under
+-- MD Ch. 11 C leaves its contribution the same way (etg/core/voids.py) and is not marked: the
+-- round goes on, and the controller's key is the seat's wagers of the round, not one wager.
+
+ALTER TABLE floor.contributions ADD COLUMN voided_at timestamptz;
+CREATE INDEX contributions_voided ON floor.contributions (level) WHERE voided_at IS NOT NULL;
+
+-- Idempotent: a round already marked keeps its first voided_at, and a second call changes and
+-- notifies nothing. A round the controller holds no contributions of (voided before No More
+-- Bets) marks nothing. The answer says what the round's contributions were.
+CREATE FUNCTION floor.void_round(p_table text, p_round bigint) RETURNS jsonb
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = floor, pg_temp AS $$
+DECLARE
+    t floor.tables := floor._own_table(p_table);
+    v_marked integer;
+    v_answer jsonb;
+BEGIN
+    IF p_round IS NULL OR p_round <= 0 THEN
+        RAISE EXCEPTION 'a void names its round, not %', p_round USING ERRCODE = 'ETG02';
+    END IF;
+    UPDATE floor.contributions SET voided_at = clock_timestamp()
+        WHERE table_id = t.table_id AND round = p_round AND voided_at IS NULL;
+    GET DIAGNOSTICS v_marked = ROW_COUNT;
+    SELECT jsonb_build_object(
+            'table', t.table_id, 'round', p_round, 'marked', v_marked,
+            'contributions', count(*),
+            'cents', coalesce(sum(to_meter_cents + to_reserve_cents + overflow_cents), 0),
+            'voided_at', to_char(min(voided_at) AT TIME ZONE 'UTC',
+                                 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))
+        INTO v_answer
+        FROM floor.contributions WHERE table_id = t.table_id AND round = p_round;
+    IF v_marked > 0 THEN
+        PERFORM floor._notify(jsonb_build_object('kind', 'void', 'table', t.table_id,
+                                                 'round', p_round, 'marked', v_marked));
+    END IF;
+    RETURN v_answer;
+END $$;
+
+-- Each level's contributions of voided rounds: in its contributions and on its meter like any
+-- other, and funded by the house (the partial index keeps the sums to the voided rows).
+CREATE OR REPLACE VIEW floor.level_meters AS
+    SELECT l.level, l.initial_cents, l.reset_cents, l.rate_millionths, l.ceiling_cents,
+           l.reserve_cap_cents, l.opening_cents, l.seed_cents, l.contributions_cents, l.current_cents,
+           l.wins_cents, l.overflow_cents, l.reserve_cents, l.adjustments_cents,
+           l.carry_millionths, l.hits, l.paytable, l.updated_at,
+           (SELECT coalesce(sum(c.to_meter_cents + c.to_reserve_cents + c.overflow_cents), 0)
+              FROM floor.contributions c
+             WHERE c.level = l.level
+               AND c.at >= date_trunc('day', clock_timestamp()))::bigint
+               AS contributions_today_cents,
+           (SELECT coalesce(sum(c.to_meter_cents + c.to_reserve_cents + c.overflow_cents), 0)
+              FROM floor.contributions c
+             WHERE c.level = l.level AND c.voided_at IS NOT NULL)::bigint AS voided_cents,
+           (SELECT count(DISTINCT (c.table_id, c.round)) FROM floor.contributions c
+             WHERE c.level = l.level AND c.voided_at IS NOT NULL) AS voided_rounds
+    FROM floor.levels l;
