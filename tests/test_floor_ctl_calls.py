@@ -69,17 +69,17 @@ def test_only_the_levels_a_table_links(floor: Floor) -> None:
         functions.ship(t3, "t3", [Contribution(1, 1, "primary", 500)], chain_seq=1,
                        chain_head="a", rounds=1)
     with pytest.raises(FloorRefusal) as claimed:
-        functions.claim_hit(t3, "t3", 1, 1, "primary", 100)
+        functions.claim_hit(t3, "t3", 1, 1, 0, "primary", 100)
     assert shipped.value.reason is claimed.value.reason is Refused.NOT_LINKED
     assert reads.levels(conn)[0].wins_cents == 0
 
 
 def test_a_claim_retried_is_the_same_hit_and_a_validation_too(floor: Floor) -> None:
     t1 = floor.table(floor.init()["t1"])
-    hit = functions.claim_hit(t1, "t1", 7, 3, "primary", 100)
-    assert functions.claim_hit(t1, "t1", 7, 3, "primary", 100) == hit
+    hit = functions.claim_hit(t1, "t1", 7, 3, 0, "primary", 100)
+    assert functions.claim_hit(t1, "t1", 7, 3, 0, "primary", 100) == hit
     with pytest.raises(FloorRefusal):
-        functions.claim_hit(t1, "t1", 7, 3, "primary", 20)
+        functions.claim_hit(t1, "t1", 7, 3, 0, "primary", 20)
     valid = functions.validate_hit(t1, "t1", hit.hit_id, "floorperson", "floorperson")
     assert functions.validate_hit(t1, "t1", hit.hit_id, "floorperson", "floorperson") == valid
     with pytest.raises(FloorRefusal):
@@ -137,7 +137,7 @@ def test_every_change_is_notified_on_the_floor_channel(floor: Floor) -> None:
         functions.heartbeat(t1, "t1", "open", None, 0)  # no change: no notice
         functions.ship(t1, "t1", BATCH, chain_seq=1, chain_head="a", rounds=1)
         functions.ship(t1, "t1", BATCH, chain_seq=1, chain_head="a", rounds=1)  # a retry: none
-        hit = functions.claim_hit(t1, "t1", 1, 1, "primary", 100)
+        hit = functions.claim_hit(t1, "t1", 1, 1, 0, "primary", 100)
         functions.validate_hit(t1, "t1", hit.hit_id, "supervisor", "supervisor")
         admin.adjust_meter(floor.admin(), SECONDARY, 600_000, supervisor="s", reason="r")
         seen = [json.loads(n.payload) for n in listener.notifies(timeout=1.0, stop_after=5)]

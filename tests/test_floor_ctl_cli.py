@@ -57,11 +57,11 @@ def _play(floor: Floor, logins: dict[str, TableLogin]) -> None:
                    chain_head="a", rounds=1)
     functions.ship(t01, "t01", [Contribution(2, 3, "primary", 500)], chain_seq=2,
                    chain_head="b", rounds=2)
-    hit = functions.claim_hit(t01, "t01", 2, 3, "primary", 100)
+    hit = functions.claim_hit(t01, "t01", 2, 3, 0, "primary", 100)
     functions.validate_hit(t01, "t01", hit.hit_id, "floorperson", "floorperson")
     functions.ship(t02, "t02", [Contribution(1, 2, "primary", 100)], chain_seq=1,
                    chain_head="c", rounds=1)
-    functions.claim_hit(t02, "t02", 1, 2, "primary", 20)
+    functions.claim_hit(t02, "t02", 1, 2, 0, "primary", 20)
 
 
 def test_init_takes_the_levels_from_the_paytable_and_prints_the_tables_links(
@@ -144,10 +144,10 @@ def test_reconcile_is_exact_and_names_table_and_round_on_a_difference(
     t01 = (Contribution(1, 1, "primary", 500), Contribution(1, 1, "secondary", 500),
            Contribution(2, 3, "primary", 500))
     ledgers = _books(monkeypatch, tmp_path, {
-        "good": LocalBook("t01", t01, (LocalHit(2, 3, "primary", 1_000_015),)),
+        "good": LocalBook("t01", t01, (LocalHit(2, 3, 0, "primary", 1_000_015),)),
         "lost": LocalBook("t01", (*t01, Contribution(3, 1, "primary", 500))),
         "wrong_hit": LocalBook("t02", (Contribution(1, 2, "primary", 100),),
-                               (LocalHit(1, 2, "primary", 200_001),))})
+                               (LocalHit(1, 2, 0, "primary", 200_001),))})
     code, out, _ = invoke("floor", "reconcile", "--floor", floor.admin_uri, "--ledger",
                           str(ledgers["good"]))
     assert code == 0
@@ -162,7 +162,8 @@ def test_reconcile_is_exact_and_names_table_and_round_on_a_difference(
     assert found["exact"] is False
     assert [(d["table"], d["round"], d["what"]) for d in found["differences"]] == [
         ("t01", 3, "seat 1 primary: 500 cents in the ledger, none at the controller"),
-        ("t02", 1, "seat 2 primary hit: 200001 cents in the ledger, 200000 at the controller")]
+        ("t02", 1, "seat 2 spot 0 primary hit: 200001 cents in the ledger, 200000 at the "
+                    "controller")]
     assert all(level["exact"] for level in found["levels"])
 
 

@@ -94,14 +94,14 @@ def test_a_shipment_and_a_hit_in_flight_when_the_server_dies(killable: Server,
     t2 = psycopg.connect(uris["t2"], autocommit=True)
     for _ in range(2):  # the outbox resends, then resends again: counted once
         functions.ship(t1, "t1", in_flight, chain_seq=2, chain_head="b", rounds=2)
-        hit = functions.claim_hit(t2, "t2", 1, 4, "primary", 100)
+        hit = functions.claim_hit(t2, "t2", 1, 4, 0, "primary", 100)
     t1.close()
     t2.close()
     # 500 + 2,500 at 1.5 %: 45 cents on the primary when t2 was paid
     assert (hit.meter_cents, hit.amount_cents, hit.reset_to_cents) == (1_000_045, 1_000_045,
                                                                        1_000_000)
     books = [LocalBook("t1", (Contribution(1, 1, "primary", 500), *in_flight), ()),
-             LocalBook("t2", (), (LocalHit(1, 4, "primary", 1_000_045),))]
+             LocalBook("t2", (), (LocalHit(1, 4, 0, "primary", 1_000_045),))]
     with _admin(killable) as conn:
         result = reconcile(conn, books)
         assert result.exact, result.differences
@@ -111,7 +111,7 @@ def test_a_shipment_and_a_hit_in_flight_when_the_server_dies(killable: Server,
 
 def _try_claim(conn: psycopg.Connection[Any]) -> BaseException | Hit:
     try:
-        return functions.claim_hit(conn, "t2", 1, 4, "primary", 100)
+        return functions.claim_hit(conn, "t2", 1, 4, 0, "primary", 100)
     except psycopg.Error as error:
         return error
 
@@ -153,9 +153,9 @@ class _Table:
             if self.rng.random() < 0.08:
                 seat, level = batch[0].seat, batch[0].level
                 hit = self._until_answered(lambda conn, r=round_no, s=seat, lv=level:
-                                           functions.claim_hit(conn, self.table_id, r, s, lv,
+                                           functions.claim_hit(conn, self.table_id, r, s, 0, lv,
                                                                100))
-                self.hits.append(LocalHit(round_no, seat, level, hit.amount_cents))
+                self.hits.append(LocalHit(round_no, seat, 0, level, hit.amount_cents))
 
     def _until_answered(self, call: Callable[[psycopg.Connection[Any]], Any]) -> Any:
         while True:

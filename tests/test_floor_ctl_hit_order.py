@@ -34,8 +34,8 @@ METER = Meter(1_000_000, 1_000_000, 0.015, None)
 def _claim(conn: psycopg.Connection[Any], barrier: threading.Barrier, table: str, trial: int,
            percent: int, retry: bool) -> list[Hit]:
     barrier.wait()
-    first = functions.claim_hit(conn, table, trial, 1, "primary", percent)
-    return [first, functions.claim_hit(conn, table, trial, 1, "primary", percent)] if retry \
+    first = functions.claim_hit(conn, table, trial, 1, 0, "primary", percent)
+    return [first, functions.claim_hit(conn, table, trial, 1, 0, "primary", percent)] if retry \
         else [first]
 
 

@@ -56,7 +56,7 @@ def test_above_the_ceiling_to_the_reserve_above_its_cap_overflow(floor: Floor) -
     assert (level.current_cents, level.reserve_cents, level.overflow_cents,
             level.contributions_cents) == (1_000_050, 70, 20, 140)
     # a hit: 100 % paid, reset to 1,000,000, the reserve back up to the ceiling (50 of 70)
-    hit = functions.claim_hit(t1, "t1", 4, 2, "primary", 100)
+    hit = functions.claim_hit(t1, "t1", 4, 2, 0, "primary", 100)
     assert (hit.amount_cents, hit.reset_to_cents) == (1_000_050, 1_000_050)
     level = reads.levels(floor.admin())[0]
     assert (level.current_cents, level.reserve_cents, level.seed_cents, level.wins_cents) == (
@@ -112,7 +112,7 @@ def test_a_partial_award_leaves_the_rest_and_tops_up_to_the_reset(floor: Floor) 
     t1 = floor.table(floor.init([LevelRules(SECONDARY, 500_000, 500_000, 10_000)],
                                 ["t1"])["t1"])
     _ship(t1, 1, [Contribution(1, 1, "secondary", 10_001)])  # +100, carry 10,000
-    hit = functions.claim_hit(t1, "t1", 1, 1, "secondary", 20)  # the $1 wager's 20 %
+    hit = functions.claim_hit(t1, "t1", 1, 1, 0, "secondary", 20)  # the $1 wager's 20 %
     # 20 % of 500,100 is 100,020; 400,080 remain; the house tops up 99,920 to 500,000
     assert (hit.meter_cents, hit.amount_cents, hit.reset_to_cents) == (500_100, 100_020, 500_000)
     level = reads.levels(floor.admin())[0]
@@ -139,7 +139,7 @@ def test_random_play_matches_a_local_meter_to_the_millionth(floor: Floor, seed: 
         if rng.random() < 0.06:
             percent = rng.choice([100, 20])
             state, award = progressive.award(meter, state, percent)
-            hit = functions.claim_hit(conns[table], table, seqs[table], 1, "primary", percent)
+            hit = functions.claim_hit(conns[table], table, seqs[table], 1, 0, "primary", percent)
             assert (hit.amount_cents, hit.reset_to_cents) == (award.amount, state.cents)
             seed_cents += award.seeded
             wins += award.amount

@@ -50,11 +50,11 @@ def test_a_table_cannot_ship_claim_validate_or_beat_for_another(floor: Floor) ->
     t2 = floor.table(logins["t2"])
     functions.ship(t2, "t2", [Contribution(1, 1, "primary", 500)], chain_seq=1,
                    chain_head="h1", rounds=1)
-    hit = functions.claim_hit(t2, "t2", 1, 1, "primary", 100)
+    hit = functions.claim_hit(t2, "t2", 1, 1, 0, "primary", 100)
     attempts: list[Callable[[], object]] = [
         lambda: functions.ship(t1, "t2", [Contribution(2, 1, "primary", 500)], chain_seq=2,
                                chain_head="h2", rounds=2),
-        lambda: functions.claim_hit(t1, "t2", 2, 1, "primary", 100),
+        lambda: functions.claim_hit(t1, "t2", 2, 1, 0, "primary", 100),
         lambda: functions.validate_hit(t1, "t2", hit.hit_id, "supervisor", "supervisor"),
         lambda: functions.validate_hit(t1, "t1", hit.hit_id, "supervisor", "supervisor"),
         lambda: functions.heartbeat(t1, "t2", "open", None, 0),
@@ -115,7 +115,7 @@ def test_a_meter_goes_down_only_through_a_hit_or_a_signed_adjustment(floor: Floo
     adjusted = admin.adjust_meter(office, PRIMARY, 999_000, supervisor="supervisor",
                                   reason="meter test")
     assert adjusted["current_cents"] == 999_000
-    paid = functions.claim_hit(t1, "t1", 1, 1, "primary", 100)
+    paid = functions.claim_hit(t1, "t1", 1, 1, 0, "primary", 100)
     assert (paid.meter_cents, paid.amount_cents, paid.reset_to_cents) == (
         999_000, 999_000, 1_000_000)
     rows = superuser.execute("SELECT kind, level, delta_cents, supervisor, reason "

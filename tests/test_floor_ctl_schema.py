@@ -14,10 +14,10 @@ from tests.floor_support import PRIMARY, PRIMARY_RULES, SECONDARY_RULES, Floor
 
 def test_migrating_again_changes_nothing(floor: Floor) -> None:
     conn = floor.admin()
-    assert schema.version(conn) == schema.latest_version() == 5
+    assert schema.version(conn) == schema.latest_version() == 6
     assert schema.migrate(conn) == []
     assert [row[0] for row in conn.execute("SELECT version FROM floor.versions "
-                                           "ORDER BY version")] == [1, 2, 3, 4, 5]
+                                           "ORDER BY version")] == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_floor_of_the_first_version_gets_its_totals_from_its_rows(floor: Floor) -> None:
@@ -36,7 +36,7 @@ def test_a_floor_of_the_first_version_gets_its_totals_from_its_rows(floor: Floor
                 functions.ship(t1, "t1", [Contribution(1, 1, "primary", 333),
                                           Contribution(1, 2, "primary", 500)],
                                chain_seq=1, chain_head="a", rounds=4)
-            assert schema.migrate(old) == [2, 3, 4, 5]
+            assert schema.migrate(old) == [2, 3, 4, 5, 6]
             table = reads.tables(old)[0]
             assert (dict(table.contributions_cents), dict(table.contributions_millionths),
                     dict(table.wagers_cents), table.rounds_today) == (

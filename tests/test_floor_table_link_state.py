@@ -89,7 +89,7 @@ def test_the_controllers_meters_and_amounts_are_asked_for_until_shown(tmp_path: 
     assert link.commands(shown) == []
     assert link.meters == {PRIMARY: 1_234_567, SECONDARY: 500_001}
     with link._lock:
-        link._claimed[(1, 1, "primary")] = ClaimedHit(7, 1_234_567, 1, 1_000_000)
+        link._claimed[(1, 1, 0, "primary")] = ClaimedHit(7, 1_234_567, 1, 1_000_000)
     # no lock holds that hit: nothing to confirm
     assert not [c for c in link.commands(shown) if isinstance(c, ConfirmLinkedHit)]
 

@@ -81,7 +81,7 @@ def test_a_hit_shows_on_the_sign_with_the_winning_table_and_seat_then_the_reset_
     wait_for_cents(sign, "primary", web_floor.meter("primary"), selector=SIGN)
     assert sign.is_hidden("#hit")
 
-    hit = functions.claim_hit(web_floor.table("t3"), "t3", 7, 4, "primary", 100)
+    hit = functions.claim_hit(web_floor.table("t3"), "t3", 7, 4, 0, "primary", 100)
     sign.wait_for_selector("#hit", state="visible")
     assert sign.get_attribute("#hit", "data-hit") == str(hit.hit_id)
     assert sign.inner_text("#hit-amount") == money(hit.amount_cents)
@@ -100,7 +100,7 @@ def test_a_jackpot_waiting_for_validation_is_first_and_goes_once_validated(
     page = logged_in(browser, web_floor)
     assert page.is_hidden("#pending")
     web_floor.ship("t4", 2, 1, "secondary", 20_000)
-    hit = functions.claim_hit(web_floor.table("t4"), "t4", 2, 1, "secondary", 100)
+    hit = functions.claim_hit(web_floor.table("t4"), "t4", 2, 1, 0, "secondary", 100)
     page.wait_for_selector("#pending .jackpot", state="visible")
     assert page.inner_text("#pending .jackpot .where") == "Table A-T4 · seat 1"
     assert page.inner_text("#pending .jackpot .amount") == money(hit.amount_cents)

@@ -246,7 +246,8 @@ def floor_status(floor_uri: str | None, as_json: bool) -> None:
 @_FLOOR
 @_JSON
 def floor_meters(floor_uri: str | None, as_json: bool) -> None:
-    """Per level: seed, contributions, current, hits, wins, overflow, reserve; per table."""
+    """Per level: seed, contributions, current, hits, wins, overflow, reserve, and the
+    contributions of voided rounds (house-funded); per table."""
     with _connect(floor_uri, "meters") as conn:
         view = reads.floor_view(conn)
     if as_json:
@@ -269,6 +270,8 @@ def floor_meters(floor_uri: str | None, as_json: bool) -> None:
                        f"{lv.rate_millionths / RATE_SCALE:.4%}")
     console = Console()
     console.print(levels)
+    for lv in view.levels:  # in the contributions above, and on the meter: SPEC §13
+        console.print(f"{lv.level}: {_voided_words(lv.voided_cents, lv.voided_rounds)}")
     per_table = Table_(title="floor · contributions per table")
     names = [lv.level for lv in view.levels]
     per_table.add_column("table")
@@ -286,18 +289,20 @@ def floor_meters(floor_uri: str | None, as_json: bool) -> None:
               help="How many of the latest hits.")
 @_JSON
 def floor_hits(floor_uri: str | None, last: int, as_json: bool) -> None:
-    """The last hits in the order paid: table, seat, round, amount, validator."""
+    """The last hits in the order paid: table, seat, spot, round, amount, validator."""
     with _connect(floor_uri, "hits") as conn:
         hits = reads.hits(conn, last)
     if as_json:
         click.echo(json.dumps({"hits": [_jsonable(asdict(h)) for h in hits]}, indent=2))
         return
     out = Table_(title=f"floor · last {last} hits")
-    for name in ("#", "table", "seat", "round", "level", "amount", "validator", "at"):
-        out.add_column(name, justify="right" if name in ("#", "seat", "round", "amount")
+    for name in ("#", "table", "seat", "spot", "round", "level", "amount", "validator", "at"):
+        out.add_column(name, justify="right" if name in ("#", "seat", "spot", "round", "amount")
                        else "left")
     for h in hits:
-        out.add_row(str(h.hit_id), h.table_id, str(h.seat), f"{h.round:,}", h.level,
+        # spot 0 is the seat's own (a Bonus Spin); "?" a hit claimed before spots were recorded
+        out.add_row(str(h.hit_id), h.table_id, str(h.seat), "?" if h.spot is None else str(h.spot),
+                    f"{h.round:,}", h.level,
                     format_cents(h.amount_cents),
                     f"{h.validator} ({h.validator_role})" if h.validator else "waiting",
                     h.claimed_at.strftime("%Y-%m-%d %H:%M:%S"))
@@ -339,6 +344,7 @@ def floor_reconcile(floor_uri: str | None, ledgers: tuple[Path, ...], as_json: b
                        f"overflow {format_cents(b.overflow_cents)} + reserve "
                        f"{format_cents(b.reserve_cents)} (carry {b.carry_millionths:,} "
                        f"millionths of a cent)")
+            click.echo(f"level {b.level}: {_voided_words(b.voided_cents)}")
         for d in result.differences:
             click.echo(f"DIFFERENCE {d}")
         checked = f" and {len(result.tables_checked)} table ledger(s)" if ledgers else ""
@@ -346,6 +352,14 @@ def floor_reconcile(floor_uri: str | None, ledgers: tuple[Path, ...], as_json: b
                    f"{len(result.differences)} difference(s)")
     if not result.exact:
         sys.exit(REFUSED)
+
+
+def _voided_words(cents: int, rounds: int | None = None) -> str:
+    """What the house funded of a level's contributions: those of rounds voided at their table
+    (MD Ch. 11 D) stay in the pool, as a meter goes down only through a hit or an adjustment."""
+    counted = "" if rounds is None else f" in {rounds:,} round(s)"
+    return (f"contributions of voided rounds (house-funded): {cents:,} cents "
+            f"({format_cents(cents)}){counted}")
 
 
 # --- level ---------------------------------------------------------------------------------

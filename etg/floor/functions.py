@@ -1,9 +1,9 @@
 """The table functions of the controller, called from Python: one call, one transaction.
 
 A table connects with its own role (``TableLogin``) and may do nothing but call
-these four (etg/floor/sql/001_floor.sql). Each wrapper runs its call in its own
-transaction and returns the answer as frozen dataclasses; a refusal of the
-controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
+these five (etg/floor/sql/001_floor.sql, 006_hit_spot_and_voids.sql). Each wrapper
+runs its call in its own transaction and returns the answer as frozen dataclasses;
+a refusal of the controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
 ``OperationalError``. The link client (etg/floor/link*.py) is built on these.
 """
 
@@ -44,13 +44,19 @@ class Shipped:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A claimed hit: its id, amount, order among the level's hits, and the meters after."""
+    """A claimed hit: its id, amount, order among the level's hits, and the meters after.
+
+    Keyed by (table, round, seat, spot, level): one seat's hands on two spots are two hits.
+    ``spot`` is None only for a hit claimed before the controller recorded spots (migration
+    005) and not claimed again since.
+    """
 
     hit_id: int
     level: str
     table_id: str
     round: int
     seat: int
+    spot: int | None
     percent: int
     order_no: int
     meter_cents: int
@@ -59,6 +65,20 @@ class Hit:
     validator: str | None
     validator_role: str | None
     meters: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Voided:
+    """The controller's record of a round its table voided: how many of the round's
+    contributions this call marked (0 on a retry), how many it holds, their cents, and when
+    the round was first marked (None: it holds none, the round was voided before No More Bets)."""
+
+    table_id: str
+    round: int
+    marked: int
+    contributions: int
+    cents: int
+    voided_at: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,16 +101,26 @@ def ship(conn: psycopg.Connection[Any], table_id: str, batch: Sequence[Contribut
                    _meters(answer))
 
 
-def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int,
+def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int, spot: int,
               level: str, percent: int) -> Hit:
-    return _hit(_call(conn, "SELECT floor.claim_hit(%s, %s, %s, %s, %s)",
-                      (table_id, round_no, seat, level, percent)))
+    """Claim the hit of ``seat``'s hand on ``spot`` (0: the seat's own, a Bonus Spin) when it
+    is paid (MD Ch. 10 D(4)); a retry returns the same hit."""
+    return _hit(_call(conn, "SELECT floor.claim_hit(%s, %s, %s, %s, %s, %s)",
+                      (table_id, round_no, seat, spot, level, percent)))
 
 
 def validate_hit(conn: psycopg.Connection[Any], table_id: str, hit_id: int, validator: str,
                  role: str) -> Hit:
     return _hit(_call(conn, "SELECT floor.validate_hit(%s, %s, %s, %s)",
                       (table_id, hit_id, validator, role)))
+
+
+def void_round(conn: psycopg.Connection[Any], table_id: str, round_no: int) -> Voided:
+    """The table voided ``round_no`` (MD Ch. 11 D): its contributions are marked voided, left in
+    the pool (house-funded). Idempotent."""
+    answer = _call(conn, "SELECT floor.void_round(%s, %s)", (table_id, round_no))
+    return Voided(str(answer["table"]), int(answer["round"]), int(answer["marked"]),
+                  int(answer["contributions"]), int(answer["cents"]), answer["voided_at"])
 
 
 def heartbeat(conn: psycopg.Connection[Any], table_id: str, state: str, dealer: str | None,
@@ -117,7 +147,8 @@ def _meters(answer: Mapping[str, Any]) -> dict[str, int]:
 
 def _hit(answer: Mapping[str, Any]) -> Hit:
     return Hit(int(answer["hit_id"]), str(answer["level"]), str(answer["table"]),
-               int(answer["round"]), int(answer["seat"]), int(answer["percent"]),
+               int(answer["round"]), int(answer["seat"]),
+               None if answer["spot"] is None else int(answer["spot"]), int(answer["percent"]),
                int(answer["order_no"]), int(answer["meter_cents"]),
                int(answer["amount_cents"]), int(answer["reset_to_cents"]),
                answer["validator"], answer["validator_role"], _meters(answer))

@@ -14,6 +14,10 @@ connection, so what it ships is always already committed, and a restart, a crash
 or a cut link only means shipping again what the controller may already have:
 it keys each row by (table, round, seat, level) and counts it once.
 
+The link also tells the controller of each round the table voided (the ledger's
+``void`` entries, MD Ch. 11 D), after the round's contributions and as idempotently:
+the controller marks them voided, house-funded, and leaves them in the pool.
+
 The link's state:
 
 - ``up``: the last call succeeded less than :data:`DOWN_AFTER_S` ago;
@@ -46,7 +50,9 @@ from etg.core.commands import Command, ConfirmLinkedHit, SetLinkStatus, ShowLink
 from etg.core.linked import LinkedMeter
 from etg.core.paytable import ProgressiveLevel
 from etg.core.state import Phase, TableState
-from etg.floor.outbox import OutboxEntry, OutboxRow, read_outbox
+from etg.floor.local_book import VOID_KIND
+from etg.floor.outbox import OUTBOX_KIND, OutboxEntry, OutboxRow, read_outbox
+from etg.ledger.entry import EntryKind
 from etg.ledger.store import Ledger
 
 log = logging.getLogger("etg.floor.link")
@@ -64,6 +70,9 @@ METER_REFRESH_S = 0.25
 HANDOVER_S = 0.001
 """The interpreter's switch interval once a link runs (the process's, as the kiosk's scaling
 thread sets it): how long the link's thread may wait for it after the controller answers."""
+VOIDS_SETTING = "link_voids_seq"
+"""The ledger setting: how far the link has told the controller of the table's voids (an entry
+number; every void up to it was shipped)."""
 CHAIN_WENT_BACKWARDS = "ETG01"
 """The controller's SQLSTATE when the table's chain head went backwards (a rolled-back disk)."""
 
@@ -72,6 +81,10 @@ class LinkState(Enum):
     UP = "up"
     DOWN = "down"
     DRAINING = "draining"
+
+
+HitKey = tuple[int, int, int, str]
+"""(round, seat, spot, level): a linked hit of the table, as the controller keys it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +96,11 @@ class WantedHit:
     spot: int
     level: ProgressiveLevel
     percent: int
+
+    @property
+    def key(self) -> HitKey:
+        """The controller's key of the hit, with the table: one seat's two spots are two hits."""
+        return self.round, self.seat, self.spot, self.level.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +129,12 @@ class FloorLink:
 
     ``ledger_path`` is the table's ledger, read here through a read-only
     connection of this thread's own; ``acked_seq`` the last outbox entry the
-    controller acknowledged, as the ledger's setting has it.
+    controller acknowledged, and ``voided_seq`` how far its voids were shipped, as the
+    ledger's settings have them.
     """
 
     def __init__(self, uri: str, table_id: str, ledger_path: Path, *, acked_seq: int = 0,
+                 voided_seq: int = 0,
                  clock: Callable[[], float] = time.monotonic,
                  heartbeat_s: float = HEARTBEAT_S,
                  on_ack: Callable[[Acked], None] | None = None,
@@ -134,6 +154,7 @@ class FloorLink:
         self._listener: threading.Thread | None = None
         # shared with the owner, under _lock
         self._acked_seq = acked_seq
+        self._voided_seq = voided_seq
         self._pending: list[OutboxEntry] = []  # read, not yet acknowledged
         self._last_ok = clock()  # the start counts: down only after DOWN_AFTER_S of silence
         self._failing = True  # the last call failed (none made yet)
@@ -141,8 +162,8 @@ class FloorLink:
         self._meters: dict[ProgressiveLevel, int] = {}
         self._phase = "closed"
         self._dealer: str | None = None
-        self._wanted: dict[tuple[int, int, str], WantedHit] = {}
-        self._claimed: dict[tuple[int, int, str], ClaimedHit] = {}
+        self._wanted: dict[HitKey, WantedHit] = {}  # in the order the lock pays them
+        self._claimed: dict[HitKey, ClaimedHit] = {}
         self._refusal: str | None = None  # the controller refused the table: it tilts
         self._validations: dict[int, tuple[str, str]] = {}  # hit_id: validator, role; to send
         self._stale_meters = False
@@ -182,14 +203,14 @@ class FloorLink:
     def observe(self, state: TableState, tilted: bool = False) -> None:
         """The table as its screens show it (committed): its phase and dealer for the
         heartbeat, and the linked hits its jackpot lock holds, to claim."""
-        wanted: dict[tuple[int, int, str], WantedHit] = {}
+        wanted: dict[HitKey, WantedHit] = {}
         lock = state.jackpot
         if lock is not None:
             for held in lock.unconfirmed:
                 if held.linked is not None:
                     hit = WantedHit(lock.round_number, held.seat, held.spot, held.linked,
                                     held.percent)
-                    wanted[(hit.round, hit.seat, hit.level.value)] = hit
+                    wanted[hit.key] = hit
         phase = "jackpot" if state.phase is Phase.JACKPOT else "open"
         if tilted:
             phase = "tilted"
@@ -232,7 +253,7 @@ class FloorLink:
             for held in lock.unconfirmed:
                 if held.linked is None:
                     continue
-                hit = claimed.get((lock.round_number, held.seat, held.linked.value))
+                hit = claimed.get((lock.round_number, held.seat, held.spot, held.linked.value))
                 if hit is not None:
                     out.append(ConfirmLinkedHit(held.linked, held.seat, held.spot,
                                                 hit.amount_cents, hit.hit_id, hit.order_no,
@@ -258,6 +279,12 @@ class FloorLink:
         """The last outbox entry the controller acknowledged (the ledger setting to keep)."""
         with self._lock:
             return self._acked_seq
+
+    @property
+    def voided_seq(self) -> int:
+        """How far the table's voids were shipped (the ledger setting to keep)."""
+        with self._lock:
+            return self._voided_seq
 
     @property
     def refusal(self) -> str | None:
@@ -287,6 +314,7 @@ class FloorLink:
                     conn = psycopg.connect(self.uri, autocommit=True,
                                            connect_timeout=CALL_TIMEOUT_S)
                 self._ship(conn, ledger)
+                self._ship_voids(conn, ledger)
                 self._claim(conn)
                 self._validate(conn)
                 now = self._clock()
@@ -366,14 +394,43 @@ class FloorLink:
             if self.on_ack is not None:
                 self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now, sent))
 
+    def _ship_voids(self, conn: psycopg.Connection[Any], ledger: Ledger) -> None:
+        """Tell the controller of each round the ledger voided, so it marks the round's
+        contributions voided (they stay in the pool, funded by the house: SPEC §13).
+
+        In chain order and never ahead of the contributions: the ledger is read only up to
+        the first outbox entry not yet acknowledged, so a round's rows are at the controller
+        before its void. ``floor.void_round`` is idempotent, so a restart or a cut link only
+        ships a void again."""
+        with self._lock:
+            after, acked = self._voided_seq, self._acked_seq
+        voids: list[tuple[int, int]] = []  # (entry, round)
+        reached = after
+        with ledger.reading():
+            for entry in ledger.entries(after=after, kind=EntryKind.EVENT):
+                if entry.tag == OUTBOX_KIND and entry.seq > acked:
+                    break  # its contributions first
+                if entry.tag == VOID_KIND:
+                    voids.append((entry.seq, int(entry.data()["round"])))
+                reached = entry.seq
+        for seq, round_number in voids:
+            conn.execute("SELECT floor.void_round(%s, %s)", [self.table_id, round_number])
+            with self._lock:
+                self._voided_seq = seq
+            log.info("table %s: round %d voided, told to the controller", self.table_id,
+                     round_number)
+        with self._lock:
+            self._voided_seq = reached
+
     def _claim(self, conn: psycopg.Connection[Any]) -> None:
-        """Claim each linked hit the lock holds that has no answer yet (a retry: the same)."""
+        """Claim each linked hit the lock holds that has no answer yet (a retry: the same), in
+        the order the lock pays them: the second of one seat's spots from the first's reset."""
         with self._lock:
             wanted = [hit for key, hit in self._wanted.items() if key not in self._claimed]
         for hit in wanted:
-            answer = conn.execute("SELECT floor.claim_hit(%s, %s, %s, %s, %s)",
-                                  [self.table_id, hit.round, hit.seat, hit.level.value,
-                                   hit.percent]).fetchone()
+            answer = conn.execute("SELECT floor.claim_hit(%s, %s, %s, %s, %s, %s)",
+                                  [self.table_id, hit.round, hit.seat, hit.spot,
+                                   hit.level.value, hit.percent]).fetchone()
             assert answer is not None
             result = _json(answer[0])
             meters = result.get("meters", {})
@@ -381,11 +438,11 @@ class FloorLink:
             claimed = ClaimedHit(int(result["hit_id"]), int(result["amount_cents"]),
                                  int(result["order_no"]), int(after))
             with self._lock:
-                self._claimed[(hit.round, hit.seat, hit.level.value)] = claimed
+                self._claimed[hit.key] = claimed
                 self._take_meters(meters)
-            log.info("table %s: %s hit of seat %d, round %d: %d cents (order %d)",
-                     self.table_id, hit.level.value, hit.seat, hit.round, claimed.amount_cents,
-                     claimed.order_no)
+            log.info("table %s: %s hit of seat %d spot %d, round %d: %d cents (order %d)",
+                     self.table_id, hit.level.value, hit.seat, hit.spot, hit.round,
+                     claimed.amount_cents, claimed.order_no)
 
     def _validate(self, conn: psycopg.Connection[Any]) -> None:
         with self._lock:

@@ -9,7 +9,9 @@ entries of the ledger's own chain, signed like the rest of it:
   wager_cents], ...]}``, every contribution, shipped or not (acknowledged up to the
   entry named by the setting ``link_acked_seq``);
 - ``linked_hit`` event-log entries: the amount the controller confirmed for a hit of
-  the table (``round``, ``seat``, ``level``, ``amount``, ``hit_id``, ...);
+  the table (``round``, ``seat``, ``spot``, ``level``, ``amount``, ``hit_id``, ...);
+- ``void`` event-log entries: each round the table voided (``round``, ``reason``; MD
+  Ch. 11 D), linked or not;
 - the setting ``link_table_id``: the table's name on the floor.
 
 The ledger is opened read-only: reconciling never writes a ledger and works beside a
@@ -19,6 +21,7 @@ running kiosk.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from etg.floor.functions import Contribution
 from etg.floor.outbox import TABLE_SETTING, ledger_contributions
@@ -27,6 +30,8 @@ from etg.ledger.store import Ledger, LedgerError
 
 HIT_KIND = "linked_hit"
 """The event-log kind of a linked hit's confirmed amount (written by etg.table.bookkeeper)."""
+VOID_KIND = "void"
+"""The event-log kind of a voided round (written by etg.table.bookkeeper with the void)."""
 
 
 class LocalBookError(Exception):
@@ -34,7 +39,8 @@ class LocalBookError(Exception):
 
 
 def read_local_book(ledger: Path) -> LocalBook:
-    """The linked contributions and hits recorded in ``ledger``, all of one table."""
+    """The linked contributions, hits and voided rounds recorded in ``ledger``, all of one
+    table."""
     if not ledger.is_file():
         raise LocalBookError(f"{ledger}: no such ledger")
     try:
@@ -50,11 +56,16 @@ def read_local_book(ledger: Path) -> LocalBook:
             contributions = tuple(Contribution(row.round, row.seat, row.level.value,
                                                row.wager_cents)
                                   for row in ledger_contributions(opened))
-            hits = tuple(LocalHit(int(e["details"]["round"]), int(e["details"]["seat"]),
-                                  str(e["details"]["level"]), int(e["details"]["amount"]))
-                         for e in opened.event_log(HIT_KIND))
+            hits = tuple(_hit(e["details"]) for e in opened.event_log(HIT_KIND))
+            voided = tuple(int(e["details"]["round"]) for e in opened.event_log(VOID_KIND))
     except (LedgerError, ValueError, KeyError) as error:
         raise LocalBookError(f"{ledger}: cannot read its outbox: {error}") from None
     finally:
         opened.close()
-    return LocalBook(table_id, contributions, hits)
+    return LocalBook(table_id, contributions, hits, voided)
+
+
+def _hit(details: dict[str, Any]) -> LocalHit:
+    """A ``linked_hit`` entry: the ConfirmLinkedHit the table paid, keyed as the controller's."""
+    return LocalHit(int(details["round"]), int(details["seat"]), int(details["spot"]),
+                    str(details["level"]), int(details["amount"]))

@@ -42,6 +42,10 @@ class LevelView:
     paytable: str
     updated_at: datetime
     contributions_today_cents: int = 0  # since midnight of the controller's clock
+    # of contributions_cents: the rounds their tables voided (MD Ch. 11 D); they stay in the
+    # pool, as a meter goes down only through a hit or an adjustment, funded by the house
+    voided_cents: int = 0
+    voided_rounds: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,7 @@ class HitView:
     validator: str | None
     validator_role: str | None
     validated_at: datetime | None
+    spot: int | None = 0  # the seat's hand it paid; None: claimed before spots were recorded
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,15 @@ Two halves:
   the carry, and each running total equals the sum of its rows.
 - **Each table against its own ledger**, round by round: the contributions a
   table's ledger recorded for the link (its outbox, acknowledged or not) against
-  the controller's rows for that table, and its linked hits against the
-  controller's hits. A round the table recorded that the controller lacks is a
-  difference too: ``reconcile`` runs after the outboxes have drained.
+  the controller's rows for that table, its linked hits against the controller's
+  hits, and its voided rounds against the controller's marks. A round the table
+  recorded that the controller lacks is a difference too: ``reconcile`` runs
+  after the outboxes have drained.
+
+A voided round's contributions stay in the pool (a meter goes down only through
+a hit or a signed adjustment, SPEC §13) and so in the books; the players had
+their wagers back (MD Ch. 11 D), so the house funded them: each level says how
+much (``voided_cents``).
 
 Every difference names its level, or its table and round.
 """
@@ -45,6 +51,7 @@ class LevelBooks:
     carry_millionths: int
     contributions_millionths: int
     hits: int
+    voided_cents: int = 0  # of contributions_cents: rounds voided at their table (house-funded)
 
     @property
     def exact(self) -> bool:
@@ -57,10 +64,12 @@ class LevelBooks:
 
 @dataclass(frozen=True, slots=True)
 class LocalHit:
-    """A linked hit as the table's ledger recorded it: the amount the controller confirmed."""
+    """A linked hit as the table's ledger recorded it: the amount the controller confirmed for
+    the seat's hand on ``spot`` (0: the seat's own, a Bonus Spin)."""
 
     round: int
     seat: int
+    spot: int
     level: str
     amount_cents: int
 
@@ -72,6 +81,7 @@ class LocalBook:
     table_id: str
     contributions: tuple[Contribution, ...]
     hits: tuple[LocalHit, ...] | None = None  # None: the ledger does not say; not compared
+    voided_rounds: tuple[int, ...] | None = None  # rounds the table voided; None: not compared
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +135,10 @@ def _levels(conn: psycopg.Connection[Any]) -> tuple[list[LevelBooks], list[Diffe
              WHERE h.level = l.level) AS rows_seeded,
           (SELECT count(*) FROM floor.hits h WHERE h.level = l.level) AS rows_hits,
           (SELECT coalesce(sum(a.delta_cents), 0) FROM floor.adjustments a
-             WHERE a.level = l.level AND a.kind = 'meter') AS rows_adjustments
+             WHERE a.level = l.level AND a.kind = 'meter') AS rows_adjustments,
+          (SELECT coalesce(sum(c.to_meter_cents + c.to_reserve_cents + c.overflow_cents), 0)
+             FROM floor.contributions c
+             WHERE c.level = l.level AND c.voided_at IS NOT NULL) AS rows_voided
         FROM floor.levels l ORDER BY l.level""")
     found, differences = [], []
     for row in rows:
@@ -133,7 +146,7 @@ def _levels(conn: psycopg.Connection[Any]) -> tuple[list[LevelBooks], list[Diffe
                            row["adjustments_cents"], row["current_cents"], row["wins_cents"],
                            row["overflow_cents"], row["reserve_cents"],
                            row["carry_millionths"], int(row["rows_millionths"]),
-                           row["hits"])
+                           row["hits"], int(row["rows_voided"]))
         found.append(books)
         where = f"level {books.level}"
         totals = {
@@ -214,6 +227,7 @@ def _table(conn: psycopg.Connection[Any], book: LocalBook) -> list[Difference]:
         differences += _round(table, round_no, ours.get(round_no, {}),
                               theirs.get(round_no, {}))
     differences += _hits(conn, book)
+    differences += _voids(conn, book)
     return differences
 
 
@@ -240,18 +254,52 @@ def _hits(conn: psycopg.Connection[Any], book: LocalBook) -> list[Difference]:
     if book.hits is None:
         return []
     table = book.table_id
-    theirs = {(r["round"], r["seat"], r["level"]): r["amount_cents"] for r in _rows(
-        conn, "SELECT round, seat, level, amount_cents FROM floor.hits WHERE table_id = %s",
-        (table,))}
-    ours = {(h.round, h.seat, h.level): h.amount_cents for h in book.hits}
+    # a hit claimed before the controller recorded spots (migration 006) has none there
+    theirs = {(r["round"], r["seat"], r["spot"], r["level"]): r["amount_cents"] for r in _rows(
+        conn, "SELECT round, seat, spot, level, amount_cents FROM floor.hits "
+              "WHERE table_id = %s", (table,))}
+    ours = {(h.round, h.seat, h.spot, h.level): h.amount_cents for h in book.hits}
     found = []
-    for key in sorted(set(ours) | set(theirs)):
+    for key in sorted(set(ours) | set(theirs), key=lambda k: (k[0], k[1], k[2] or 0, k[3])):
         if ours.get(key) != theirs.get(key):
-            round_no, seat, level = key
+            round_no, seat, spot, level = key
             found.append(Difference(
                 f"table {table} round {round_no}",
-                f"seat {seat} {level} hit: {ours.get(key)} cents in the ledger, "
+                f"seat {seat} spot {spot} {level} hit: {ours.get(key)} cents in the ledger, "
                 f"{theirs.get(key)} at the controller", table, round_no))
+    return found
+
+
+def _voids(conn: psycopg.Connection[Any], book: LocalBook) -> list[Difference]:
+    """Each round with linked contributions: voided in the ledger exactly when the controller
+    marked all of them voided; and no voided round paid a linked hit (MD Ch. 9 J(4): such a
+    round is finished by its validation, never voided)."""
+    if book.voided_rounds is None:
+        return []
+    table = book.table_id
+    ours = set(book.voided_rounds)
+    marked = {r["round"]: (int(r["rows"]), int(r["voided"])) for r in _rows(
+        conn, "SELECT round, count(*) AS rows, count(voided_at) AS voided "
+              "FROM floor.contributions WHERE table_id = %s GROUP BY round", (table,))}
+    contributed = {c.round for c in book.contributions}
+    found = []
+    for round_no in sorted((ours & contributed) | {r for r, (_, v) in marked.items() if v}):
+        rows, voided = marked.get(round_no, (0, 0))
+        where = f"table {table} round {round_no}"
+        if round_no not in ours:
+            found.append(Difference(where, f"{voided} contribution(s) marked voided at the "
+                                           f"controller, but the ledger did not void the round",
+                                    table, round_no))
+        elif voided < rows:
+            found.append(Difference(where, f"voided in the ledger, but {rows - voided} of its "
+                                           f"{rows} contribution(s) not marked voided at the "
+                                           f"controller", table, round_no))
+    for r in _rows(conn, "SELECT DISTINCT round FROM floor.hits WHERE table_id = %s "
+                         "ORDER BY round", (table,)):
+        if r["round"] in ours:
+            found.append(Difference(f"table {table} round {r['round']}",
+                                    "voided in the ledger, but the controller paid a linked "
+                                    "hit for it", table, r["round"]))
     return found
 
 

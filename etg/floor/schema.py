@@ -11,7 +11,7 @@ Roles (cluster-wide, made once, shared by every floor database of the server):
 
 - ``floor_owner``: owns the schema; nobody logs in as it.
 - ``floor_table``: the group of the tables' login roles; may EXECUTE the table
-  functions (ship, claim_hit, validate_hit, heartbeat), and nothing else: no
+  functions (ship, claim_hit, validate_hit, heartbeat, void_round), and nothing else: no
   table of the schema is granted to it.
 - ``floor_admin``: the back office; may EXECUTE the admin functions and read.
 - ``floor_reader``: the web pages and any report; may SELECT the views only.
@@ -27,12 +27,10 @@ from psycopg import sql
 
 OWNER, TABLES, ADMIN, READER = "floor_owner", "floor_table", "floor_admin", "floor_reader"
 
-TABLE_FUNCTIONS = (
-    "floor.ship(text, jsonb, bigint, text, bigint)",
-    "floor.claim_hit(text, bigint, integer, text, integer)",
-    "floor.validate_hit(text, bigint, text, text)",
-    "floor.heartbeat(text, text, text, integer)",
-)
+TABLE_FUNCTIONS = ("ship", "claim_hit", "validate_hit", "heartbeat", "void_round")
+"""The functions of ``floor`` a table may call, by name: EXECUTE is granted on each signature the
+migrations made of them, so a migration that replaces a signature (005: ``claim_hit`` with its
+spot) has the grant follow it, and one that drops a signature leaves nothing granted on it."""
 ADMIN_FUNCTIONS = (
     "floor.add_level(text, bigint, bigint, bigint, bigint, bigint, text)",
     "floor.register_table(text, text, text, text[])",
@@ -132,7 +130,11 @@ def _grant(conn: psycopg.Connection[Any]) -> None:
     conn.execute(sql.SQL("REVOKE ALL ON SCHEMA floor FROM PUBLIC"))
     for role in (TABLES, ADMIN, READER):
         conn.execute(sql.SQL("GRANT USAGE ON SCHEMA floor TO {}").format(ident(role)))
-    for function in TABLE_FUNCTIONS:
+    made = conn.execute("SELECT format('floor.%%I(%%s)', p.proname, "
+                        "pg_get_function_identity_arguments(p.oid)) FROM pg_proc p "
+                        "WHERE p.pronamespace = 'floor'::regnamespace AND p.proname = ANY(%s) "
+                        "ORDER BY 1", (list(TABLE_FUNCTIONS),)).fetchall()
+    for (function,) in made:
         conn.execute(sql.SQL("GRANT EXECUTE ON FUNCTION {} TO {}").format(
             sql.SQL(function), ident(TABLES)))
     for function in ADMIN_FUNCTIONS:

@@ -24,7 +24,7 @@ from etg.core.events import (
 )
 from etg.core.refusal import Refused
 from etg.core.state import BETWEEN_ROUNDS, TableState
-from etg.floor.link import Acked, FloorLink, LinkState
+from etg.floor.link import VOIDS_SETTING, Acked, FloorLink, LinkState
 from etg.floor.local_book import HIT_KIND
 from etg.floor.outbox import ACKED_SETTING, TABLE_SETTING
 from etg.ledger.terms import Problem
@@ -50,11 +50,14 @@ class LinkedTable:
         self._send = send or table.send
         with table.reading() as ledger:
             acked = int(ledger.setting(ACKED_SETTING) or 0)
+            voided = int(ledger.setting(VOIDS_SETTING) or 0)
             path = ledger.path
-        self.link = FloorLink(config.uri, config.table_id, path, acked_seq=acked, on_ack=on_ack)
+        self.link = FloorLink(config.uri, config.table_id, path, acked_seq=acked,
+                              voided_seq=voided, on_ack=on_ack)
         self._confirmed: dict[int, list[int]] = {}  # round: hit ids confirmed, not validated
         self._recall_validations()
         self._kept = acked
+        self._kept_voided = voided
         self._kept_at = time.monotonic()
         table.listeners.append(self._heard)
 
@@ -143,8 +146,12 @@ class LinkedTable:
             self.link.wake()
 
     def _keep_acked(self, force: bool = False) -> None:
-        acked = self.link.acked_seq
+        acked, voided = self.link.acked_seq, self.link.voided_seq
         now = time.monotonic()
         due = force or now - self._kept_at >= KEEP_ACKED_S
         if acked > self._kept and due and self.table.keep_setting(ACKED_SETTING, str(acked)):
             self._kept, self._kept_at = acked, now
+        # how far the voids were shipped: a restart ships again at most what came after it
+        if voided > self._kept_voided and due and \
+                self.table.keep_setting(VOIDS_SETTING, str(voided)):
+            self._kept_voided, self._kept_at = voided, now

@@ -79,7 +79,7 @@ class Floor:
 
     def hit(self, table: str, level: str, seat: int, validated: bool) -> functions.Hit:
         conn = self.tables[table]
-        hit = functions.claim_hit(conn, table, self.rounds[table], seat, level, 100)
+        hit = functions.claim_hit(conn, table, self.rounds[table], seat, 0, level, 100)
         self.last_hit_at = time.time()
         if validated:
             functions.validate_hit(conn, table, hit.hit_id, "floorperson", "floorperson")
