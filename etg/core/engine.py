@@ -716,7 +716,8 @@ def _after_decision(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.state()
     if s.pending_decisions():
         return s, cashier.events
-    if any(cashier.wager(seat, spot).decision is _WAR for seat, spot, _ in cashier.hands()):
+    empty = empty_row(len(s.round.spot_cards))
+    if any(w.decision is _WAR for row in cashier.wagers if row is not empty for w in row):
         return evolve(s, phase=Phase.WAR_PENDING), cashier.events
     return _finish(cashier)
 
