@@ -372,7 +372,7 @@ def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, Events]:
     if _seat_total(s, seat):
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
     return _replace_row(s, seat, s.last_bets[seat - 1], s.last_bonus[seat - 1],
-                        Reason.NOTHING_TO_REPEAT)
+                        Reason.NOTHING_TO_REPEAT, remembered=True)
 
 
 def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, Events]:
@@ -392,17 +392,22 @@ _NOTHING = {Reason.NOTHING_TO_REPEAT: "seat {} had no wagers last round",
 
 
 def _replace_row(s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int,
-                 nothing: Reason) -> tuple[TableState, Events]:
+                 nothing: Reason, remembered: bool = False) -> tuple[TableState, Events]:
     """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check.
 
     Each spot is checked as its own PLACE would be, and the events are those of placing the
-    wagers one by one. A row with no wager on it is refused for ``nothing``.
+    wagers one by one. A row with no wager on it is refused for ``nothing``. ``remembered``:
+    the row is one that comes back round after round (REPEAT's), whose checks are kept.
     """
     r = s.round
     i = seat - 1
     before = r.wagers[i]
-    change = (_row_change(s.paytable, before, row) if not s.linked
-              else _check_row_change(s.paytable, before, row, s))
+    if s.linked:  # a linked level's wager is checked against the link as it is now
+        change = _check_row_change(s.paytable, before, row, s)
+    elif remembered:
+        change = _row_change(s.paytable, before, row)
+    else:
+        change = _check_row_change(s.paytable, before, row)
     if not change.placed:
         raise Refused(nothing, _NOTHING[nothing].format(seat))
     was_bonus = r.bonus_spin[i]
@@ -448,7 +453,7 @@ def _row_change(p: Paytable, before: tuple[SpotWagers, ...],
     if known is not None:
         return known[3]
     change = _check_row_change(p, before, after)
-    if len(_ROW_CHANGES) >= _ROW_CHANGES_KEPT:  # DOUBLE's rows are new each time
+    if len(_ROW_CHANGES) >= _ROW_CHANGES_KEPT:  # a few per seat are ever in use
         _ROW_CHANGES.clear()
     _ROW_CHANGES[key] = (p, before, after, change)
     return change
