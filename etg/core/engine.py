@@ -757,7 +757,7 @@ def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.s
     bonus = s.paytable.bonus_spin
     r = s.round
-    seats = tuple(seat for seat in s.settlement_seats if cashier.bonus[seat - 1])
+    seats = tuple([seat for seat in s.settlement_seats if cashier.bonus[seat - 1]])
     if seats and bonus is not None and r.dealer_card is not None:
         if triggers(bonus, r.dealer_card):
             cashier.events.record(BonusSpinTriggered, r.dealer_card, seats)
