@@ -20,6 +20,7 @@ the dealer's left where the paytable's ``settle_from`` says so (PA 2011, S.D.).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from etg.core.cards import Card
@@ -371,7 +372,7 @@ def _repeat(s: TableState, c: RepeatWagers) -> tuple[TableState, Events]:
     if _seat_total(s, seat):
         raise Refused(Reason.ALREADY_WAGERED, "REPEAT places last round's wagers on an empty seat")
     return _replace_row(s, seat, s.last_bets[seat - 1], s.last_bonus[seat - 1],
-                        Reason.NOTHING_TO_REPEAT)
+                        Reason.NOTHING_TO_REPEAT, remembered=True)
 
 
 def _double(s: TableState, c: DoubleWagers) -> tuple[TableState, Events]:
@@ -391,57 +392,109 @@ _NOTHING = {Reason.NOTHING_TO_REPEAT: "seat {} had no wagers last round",
 
 
 def _replace_row(s: TableState, seat: int, row: tuple[SpotWagers, ...], bonus: int,
-                 nothing: Reason) -> tuple[TableState, Events]:
+                 nothing: Reason, remembered: bool = False) -> tuple[TableState, Events]:
     """Put ``row`` and ``bonus`` on the seat (REPEAT, DOUBLE), all or nothing, after every check.
 
     Each spot is checked as its own PLACE would be, and the events are those of placing the
-    wagers one by one. A row with no wager on it is refused for ``nothing``.
+    wagers one by one. A row with no wager on it is refused for ``nothing``. ``remembered``:
+    the row is one that comes back round after round (REPEAT's), whose checks are kept.
     """
-    p = s.paytable
     r = s.round
-    limits = p.limits
     i = seat - 1
-    credits = s.credits[i]
-    was_bonus = r.bonus_spin[i]
-    events = Events()
-    on_row = placed = 0  # cents on the seat's spots before and after
-    initial = False
-    for spot, (before, after) in enumerate(zip(r.wagers[i], row, strict=True), start=1):
-        if after is before is NO_WAGERS:
-            continue
-        if before is not NO_WAGERS:
-            on_row += before.on_table
-        if after is not NO_WAGERS:
-            if after.initial:
-                _need_limit("Initial Wager", limits.initial, after.initial)
-                initial = True
-            if after.tie:
-                _need_limit("Tie Wager", limits.tie, after.tie)
-            if after.progressive_payout:
-                _need_progressive_payout(p, after.initial, 0, after.progressive_payout)
-                if s.linked:
-                    linked_wager_refusal(s, ProgressiveLevel.PROGRESSIVE_PAYOUT)
-            placed += after.on_table
-        if after is not before:
-            for kind, was, now in ((_INITIAL, before.initial, after.initial),
-                                   (_TIE, before.tie, after.tie),
-                                   (_PROGRESSIVE_PAYOUT, before.progressive_payout,
-                                    after.progressive_payout)):
-                if now != was:
-                    credits -= now - was
-                    events.record(WagerPlaced, seat, spot, kind, now - was, now, credits)
-    if not placed:
+    before = r.wagers[i]
+    if s.linked:  # a linked level's wager is checked against the link as it is now
+        change = _check_row_change(s.paytable, before, row, s)
+    elif remembered:
+        change = _row_change(s.paytable, before, row)
+    else:
+        change = _check_row_change(s.paytable, before, row)
+    if not change.placed:
         raise Refused(nothing, _NOTHING[nothing].format(seat))
+    was_bonus = r.bonus_spin[i]
     if bonus:
-        _need_bonus_spin(s, seat, bonus, initial=initial)
-    added = placed + bonus - on_row - was_bonus
+        _need_bonus_spin(s, seat, bonus, initial=change.initial)
+    added = change.placed + bonus - change.taken - was_bonus
     _need_credits(s, seat, added)
+    events = Events()
+    record = events.record
+    credits = s.credits[i]
+    for spot, kind, amount, total in change.placements:
+        credits -= amount
+        record(WagerPlaced, seat, spot, kind, amount, total, credits)
     if bonus != was_bonus:
         credits -= bonus - was_bonus
-        events.record(WagerPlaced, seat, 0, _BONUS_SPIN, bonus, bonus, credits)
+        record(WagerPlaced, seat, 0, _BONUS_SPIN, bonus, bonus, credits)
     r = evolve(r, wagers=_put(r.wagers, seat, row), bonus_spin=_put(r.bonus_spin, seat, bonus),
                staked=_add(r.staked, seat, added))
     return evolve(s, credits=_add(s.credits, seat, -added), round=r), events
+
+
+@dataclass(frozen=True, slots=True)
+class _RowChange:
+    """One seat's row of spots put in place of another, checked against the paytable."""
+
+    placements: tuple[tuple[int, BetKind, int, int], ...]  # (spot, kind, added, total), in order
+    placed: int  # cents on the new row
+    taken: int  # cents on the row it replaces
+    initial: bool  # the new row holds an Initial Wager
+
+
+def _row_change(p: Paytable, before: tuple[SpotWagers, ...],
+                after: tuple[SpotWagers, ...]) -> _RowChange:
+    """:func:`_check_row_change` on a table with no linked levels, worked out once per rows.
+
+    REPEAT puts last round's row, the very tuple, on an empty row, the shared
+    :func:`~etg.core.state.empty_row`, round after round: those checks and placements are
+    the same every time. Keyed by identity (a row's hash would cost more than it saves); an
+    entry holds its objects, so no key's ids can be reused while it is kept.
+    """
+    key = (id(p), id(before), id(after))
+    known = _ROW_CHANGES.get(key)
+    if known is not None:
+        return known[3]
+    change = _check_row_change(p, before, after)
+    if len(_ROW_CHANGES) >= _ROW_CHANGES_KEPT:  # a few per seat are ever in use
+        _ROW_CHANGES.clear()
+    _ROW_CHANGES[key] = (p, before, after, change)
+    return change
+
+
+_ROW_CHANGES: dict[tuple[int, int, int], tuple[Any, Any, Any, _RowChange]] = {}
+_ROW_CHANGES_KEPT = 256
+
+
+def _check_row_change(p: Paytable, before: tuple[SpotWagers, ...], after: tuple[SpotWagers, ...],
+                      linked: TableState | None = None) -> _RowChange:
+    """What ``after`` in place of ``before`` places, spot by spot, each checked as its PLACE
+    would be; raises :class:`Refused`. ``linked``: the table, whose linked levels a
+    Progressive Payout Wager is checked against as well."""
+    limits = p.limits
+    placements: list[tuple[int, BetKind, int, int]] = []
+    taken = placed = 0  # cents on the seat's spots before and after
+    initial = False
+    for spot, (was, now) in enumerate(zip(before, after, strict=True), start=1):
+        if now is was is NO_WAGERS:
+            continue
+        if was is not NO_WAGERS:
+            taken += was.on_table
+        if now is not NO_WAGERS:
+            if now.initial:
+                _need_limit("Initial Wager", limits.initial, now.initial)
+                initial = True
+            if now.tie:
+                _need_limit("Tie Wager", limits.tie, now.tie)
+            if now.progressive_payout:
+                _need_progressive_payout(p, now.initial, 0, now.progressive_payout)
+                if linked is not None:
+                    linked_wager_refusal(linked, ProgressiveLevel.PROGRESSIVE_PAYOUT)
+            placed += now.on_table
+        if now is not was:
+            for kind, before_cents, after_cents in (
+                    (_INITIAL, was.initial, now.initial), (_TIE, was.tie, now.tie),
+                    (_PROGRESSIVE_PAYOUT, was.progressive_payout, now.progressive_payout)):
+                if after_cents != before_cents:
+                    placements.append((spot, kind, after_cents - before_cents, after_cents))
+    return _RowChange(tuple(placements), placed, taken, initial)
 
 
 def _close_bets(s: TableState, c: CloseBets) -> tuple[TableState, Events]:
@@ -668,7 +721,8 @@ def _after_decision(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.state()
     if s.pending_decisions():
         return s, cashier.events
-    if any(cashier.wager(seat, spot).decision is _WAR for seat, spot, _ in cashier.hands()):
+    empty = empty_row(len(s.round.spot_cards))
+    if any(w.decision is _WAR for row in cashier.wagers if row is not empty for w in row):
         return evolve(s, phase=Phase.WAR_PENDING), cashier.events
     return _finish(cashier)
 
@@ -703,7 +757,7 @@ def _bonus_spin_or_complete(cashier: Cashier) -> tuple[TableState, Events]:
     s = cashier.s
     bonus = s.paytable.bonus_spin
     r = s.round
-    seats = tuple(seat for seat in s.settlement_seats if cashier.bonus[seat - 1])
+    seats = tuple([seat for seat in s.settlement_seats if cashier.bonus[seat - 1]])
     if seats and bonus is not None and r.dealer_card is not None:
         if triggers(bonus, r.dealer_card):
             cashier.events.record(BonusSpinTriggered, r.dealer_card, seats)

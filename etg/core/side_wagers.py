@@ -8,11 +8,13 @@ Spin Xtreme, whose wagers are always collected and whose wins are amounts
 
 from __future__ import annotations
 
-from etg.core.cards import Card, Rank
+from functools import lru_cache
+
+from etg.core.cards import Card, Colour, Rank
 from etg.core.cashier import Cashier
 from etg.core.events import EnvyBonus, PayoutHandMade, WheelStopped
 from etg.core.hands import payout_hand
-from etg.core.paytable import BonusSpin, Decision, PayoutHand, ProgressiveLevel
+from etg.core.paytable import BonusSpin, Decision, DesignatedCard, PayoutHand, ProgressiveLevel
 from etg.core.settle import Payment, Result, WagerKind, lost, won
 from etg.core.wheel import WheelStops
 
@@ -68,8 +70,13 @@ def settle_progressive_payouts(cashier: Cashier) -> None:
 
 def triggers(bonus: BonusSpin, card: Card) -> bool:
     """The dealer's original card is a designated rank-and-colour card (MD Ch. 7 F(4))."""
-    colour = card.colour
-    return any(d.colour is colour and Rank.parse(d.rank) == card.rank for d in bonus.trigger)
+    return (card.rank, card.colour) in _designated(bonus.trigger)
+
+
+@lru_cache(maxsize=16)
+def _designated(trigger: tuple[DesignatedCard, ...]) -> frozenset[tuple[Rank, Colour]]:
+    """The designated cards' ranks parsed once per paytable, not at every round's end."""
+    return frozenset((Rank.parse(d.rank), d.colour) for d in trigger)
 
 
 def collect_bonus_spin(cashier: Cashier) -> None:

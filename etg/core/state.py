@@ -43,6 +43,7 @@ IN_PLAY = frozenset({Phase.BETS_CLOSED, Phase.DEALT, Phase.DECISIONS, Phase.WAR_
 BETWEEN_ROUNDS = frozenset({Phase.IDLE, Phase.COMPLETE, Phase.VOIDED})
 VOIDABLE = IN_PLAY | {Phase.BETTING}
 LEVELS: tuple[ProgressiveLevel, ...] = tuple(ProgressiveLevel)
+_TIED = Outcome.TIE  # read once: an enum member's look-up costs a descriptor call in 3.11
 
 
 @dataclass(frozen=True)  # no slots: see etg.core.evolve
@@ -228,7 +229,11 @@ class TableState:
         if self.phase is not Phase.DECISIONS:
             return ()
         r = self.round
-        ties = [spot for spot in range(1, len(r.spot_cards) + 1) if is_tie(r, spot)]
+        dealer = r.dealer_card
+        if dealer is None:
+            return ()
+        ties = [spot for spot, card in enumerate(r.spot_cards, start=1)
+                if card is not None and compare(card, dealer) is _TIED]
         return tuple((seat, spot) for seat in self.settlement_seats for spot in ties
                      if (w := r.wagers[seat - 1][spot - 1]).initial and w.decision is None)
 
