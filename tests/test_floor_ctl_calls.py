@@ -7,6 +7,7 @@ import json
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from etg.floor import admin, functions, reads
 from etg.floor.admin import LevelRules
@@ -125,6 +126,26 @@ def test_a_level_cannot_change_while_a_table_is_open(floor: Floor) -> None:
     admin.set_level(conn, PRIMARY_RULES, supervisor="supervisor", reason="back")
     assert [r[0] for r in conn.execute("SELECT after->>'rate_millionths' FROM floor.adjustments "
                                        "ORDER BY adjustment_id")] == ["20000", "15000"]
+
+
+def test_a_shipment_is_heard_on_the_floor_only_once_announced(floor: Floor) -> None:
+    # migration 005: ship() answers the table first; announce() then wakes the listeners, so
+    # a table's acknowledgement never waits for the whole floor to hear
+    logins = floor.init()
+    listener = psycopg.connect(floor.admin_uri, autocommit=True)
+    try:
+        listener.execute("LISTEN floor")
+        t1 = floor.table(logins["t1"])
+        answer = t1.execute("SELECT floor.ship('t1', %s, 1, 'a', 1)", (Jsonb(
+            [{"round": 1, "seat": 1, "level": "primary", "wager_cents": 3_000}]),)).fetchone()
+        assert answer is not None and answer[0]["new"] == 1
+        assert list(listener.notifies(timeout=0.5, stop_after=1)) == []
+        assert functions.announce(t1, "t1") == {"primary": 1_000_045, "secondary": 500_000}
+        [heard] = [json.loads(n.payload) for n in listener.notifies(timeout=5.0, stop_after=1)]
+        assert heard == {"kind": "contribution", "table": "t1",
+                         "meters": {"primary": 1_000_045, "secondary": 500_000}}
+    finally:
+        listener.close()
 
 
 def test_every_change_is_notified_on_the_floor_channel(floor: Floor) -> None:

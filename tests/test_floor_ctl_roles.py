@@ -58,6 +58,7 @@ def test_a_table_cannot_ship_claim_validate_or_beat_for_another(floor: Floor) ->
         lambda: functions.validate_hit(t1, "t2", hit.hit_id, "supervisor", "supervisor"),
         lambda: functions.validate_hit(t1, "t1", hit.hit_id, "supervisor", "supervisor"),
         lambda: functions.heartbeat(t1, "t2", "open", None, 0),
+        lambda: functions.announce(t1, "t2"),
     ]
     for attempt in attempts:
         with pytest.raises(FloorRefusal) as refused:

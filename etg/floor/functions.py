@@ -1,8 +1,8 @@
 """The table functions of the controller, called from Python: one call, one transaction.
 
 A table connects with its own role (``TableLogin``) and may do nothing but call
-these five (etg/floor/sql/001_floor.sql, 006_hit_spot_and_voids.sql). Each wrapper
-runs its call in its own transaction and returns the answer as frozen dataclasses;
+these six (etg/floor/sql/001_floor.sql, 005_ship_in_sets.sql, 006_hit_spot_and_voids.sql).
+Each wrapper runs its call in its own transaction and returns the answer as frozen dataclasses;
 a refusal of the controller raises :class:`~etg.floor.errors.FloorRefusal`, a lost link psycopg's
 ``OperationalError``. The link client (etg/floor/link*.py) is built on these.
 """
@@ -97,8 +97,17 @@ def ship(conn: psycopg.Connection[Any], table_id: str, batch: Sequence[Contribut
                 "wager_cents": c.wager_cents} for c in batch]
     answer = _call(conn, "SELECT floor.ship(%s, %s, %s, %s, %s)",
                    (table_id, Jsonb(payload), chain_seq, chain_head, rounds))
+    if answer.get("new"):  # rows the controller had not held: the floor hears of them
+        announce(conn, table_id)
     return Shipped(tuple((int(r), int(s), str(lv)) for r, s, lv in answer["acked"]),
                    _meters(answer))
+
+
+def announce(conn: psycopg.Connection[Any], table_id: str) -> Mapping[str, int]:
+    """Tell the floor (NOTIFY) that the table's last shipment changed the meters: called once
+    ``floor.ship`` has answered, so the table's acknowledgement never waits for every
+    listener on the floor to wake (migration 005). The meters as they stand."""
+    return _meters(_call(conn, "SELECT floor.announce(%s)", (table_id,)))
 
 
 def claim_hit(conn: psycopg.Connection[Any], table_id: str, round_no: int, seat: int, spot: int,

@@ -393,6 +393,8 @@ class FloorLink:
             self.shipped_rows += rows
             if self.on_ack is not None:
                 self.on_ack(Acked(tuple(r for e in batch for r in e.rows), now, sent))
+            if result.get("new"):  # acknowledged: now the floor hears of it (migration 005)
+                conn.execute("SELECT floor.announce(%s)", [self.table_id])
 
     def _ship_voids(self, conn: psycopg.Connection[Any], ledger: Ledger) -> None:
         """Tell the controller of each round the ledger voided, so it marks the round's

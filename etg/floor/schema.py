@@ -11,7 +11,8 @@ Roles (cluster-wide, made once, shared by every floor database of the server):
 
 - ``floor_owner``: owns the schema; nobody logs in as it.
 - ``floor_table``: the group of the tables' login roles; may EXECUTE the table
-  functions (ship, claim_hit, validate_hit, heartbeat, void_round), and nothing else: no
+  functions (ship, announce, claim_hit, validate_hit, heartbeat, void_round), and nothing
+  else: no
   table of the schema is granted to it.
 - ``floor_admin``: the back office; may EXECUTE the admin functions and read.
 - ``floor_reader``: the web pages and any report; may SELECT the views only.
@@ -27,10 +28,10 @@ from psycopg import sql
 
 OWNER, TABLES, ADMIN, READER = "floor_owner", "floor_table", "floor_admin", "floor_reader"
 
-TABLE_FUNCTIONS = ("ship", "claim_hit", "validate_hit", "heartbeat", "void_round")
+TABLE_FUNCTIONS = ("ship", "announce", "claim_hit", "validate_hit", "heartbeat", "void_round")
 """The functions of ``floor`` a table may call, by name: EXECUTE is granted on each signature the
-migrations made of them, so a migration that replaces a signature (005: ``claim_hit`` with its
-spot) has the grant follow it, and one that drops a signature leaves nothing granted on it."""
+migrations made of them, so a migration that replaces a signature (``claim_hit`` with its
+spot, 006) has the grant follow it, and one that drops a signature leaves nothing granted on it."""
 ADMIN_FUNCTIONS = (
     "floor.add_level(text, bigint, bigint, bigint, bigint, bigint, text)",
     "floor.register_table(text, text, text, text[])",
