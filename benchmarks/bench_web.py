@@ -5,7 +5,8 @@ A throwaway PostgreSQL (``etg.floor.server``, the pip package's binaries) with t
 levels and four tables; the web server (``etg.web.serve``) reading it as the reader login;
 Debian's chromium (Playwright) logged in on the dashboard at 1920×1080. One table ships
 one contribution at a time through ``floor.ship`` as its own role, as a linked table's
-link does, and notes the wall-clock time the commit returned; the page notes, on its own
+link does, notes the wall-clock time the commit returned, then ``floor.announce``s it as the
+link does (the NOTIFY follows the answer, migration 005); the page notes, on its own
 clock (``performance.timeOrigin + performance.now()``, the same system clock), the moment
 its meter first carries the new cents, seen by a MutationObserver on the levels. The
 difference is the whole path: NOTIFY, LISTEN, the web server's re-read of the floor, the
@@ -117,8 +118,9 @@ def _ship_and_watch(page: Any, table: psycopg.Connection[Any], table_id: str,
         shipped = functions.ship(table, table_id,
                                  [functions.Contribution(round_no, 1, "primary", 10_000)],
                                  chain_seq=round_no, chain_head=f"{round_no:064x}",
-                                 rounds=round_no)
+                                 rounds=round_no, announce_new=False)
         committed.append((shipped.meters["primary"], time.time() * 1_000))
+        functions.announce(table, table_id)  # as the link does, once the commit is answered
         time.sleep(gaps.uniform(0.05, 0.25))
     last = committed[-1][0]
     page.wait_for_function("(cents) => window.benchSeen.has(cents)", arg=str(last))

@@ -92,12 +92,15 @@ class Beat:
 
 
 def ship(conn: psycopg.Connection[Any], table_id: str, batch: Sequence[Contribution], *,
-         chain_seq: int, chain_head: str, rounds: int) -> Shipped:
+         chain_seq: int, chain_head: str, rounds: int, announce_new: bool = True) -> Shipped:
+    """Ship ``batch`` (committed when this returns) and, if it held rows new to the controller
+    and ``announce_new``, :func:`announce` them to the floor (a caller timing the commit
+    itself announces afterwards)."""
     payload = [{"round": c.round, "seat": c.seat, "level": c.level,
                 "wager_cents": c.wager_cents} for c in batch]
     answer = _call(conn, "SELECT floor.ship(%s, %s, %s, %s, %s)",
                    (table_id, Jsonb(payload), chain_seq, chain_head, rounds))
-    if answer.get("new"):  # rows the controller had not held: the floor hears of them
+    if answer.get("new") and announce_new:  # rows new to the controller: the floor hears
         announce(conn, table_id)
     return Shipped(tuple((int(r), int(s), str(lv)) for r, s, lv in answer["acked"]),
                    _meters(answer))
