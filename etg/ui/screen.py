@@ -7,9 +7,9 @@ the shape differs, and has its own pointers: a press is paired with its
 release on the screen it began on.
 
 A screen of the canvas's size is drawn on directly. Any other is scaled
-(:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own
-(pygame and numpy let go of the interpreter while they work) while the next frame
-is drawn on another canvas (:meth:`Screen.begin`): a frame's picture reaches the
+(:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own,
+started once and kept (:class:`_Scaler`; pygame and numpy let go of the interpreter while
+they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a frame's picture reaches the
 display as the next frame is presented, one frame later, and the frame takes the
 longer of drawing and scaling instead of both. Where the display's size allows it
 (:func:`etg.ui.scaling.grid_for`) the thread scales only the tiles that differ from
@@ -23,6 +23,7 @@ it. Whoever reads :attr:`Screen.window` gets the last frame's picture, finished.
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -218,11 +219,9 @@ class _Scaling:
     error: BaseException | None = None
 
     def start(self) -> None:
-        if sys.getswitchinterval() > HANDOVER_S:
-            sys.setswitchinterval(HANDOVER_S)
-        threading.Thread(target=self._run, name="etg-scale", daemon=True).start()
+        _SCALER.take(self)
 
-    def _run(self) -> None:
+    def run(self) -> None:
         try:
             if self.reference is None or self.grid is None:
                 scale(self.canvas, self.target)
@@ -241,6 +240,39 @@ class _Scaling:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
+
+
+class _Scaler:
+    """The one thread that scales every screen's frames, in the order they are handed over.
+
+    It is started once and kept: starting a thread for each frame cost the frame its
+    creation and ``Thread.start``'s wait until the new thread has run, which on a loaded
+    machine is as long as the scheduler takes to give it a core (up to tens of ms at
+    1280×800 in ``bench_frame``). Handing a frame over is one put on a queue, which never
+    waits. A forked child (the engine's workers) has no thread yet and starts its own."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Scaling] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def take(self, job: _Scaling) -> None:
+        """Scale ``job`` after those handed over before it; returns at once."""
+        if sys.getswitchinterval() > HANDOVER_S:
+            sys.setswitchinterval(HANDOVER_S)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="etg-scale",
+                                                daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get().run()
+
+
+_SCALER = _Scaler()
 
 
 def _scene_at(scenes: Sequence[Scene], touch: Touch) -> Scene | None:
