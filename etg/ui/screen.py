@@ -9,9 +9,10 @@ release on the screen it began on.
 A screen of the canvas's size is drawn on directly. Any other is scaled
 (:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own,
 started once and kept (:class:`_Scaler`; pygame and numpy let go of the interpreter while
-they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a frame's picture reaches the
-display as the next frame is presented, one frame later, and the frame takes the
-longer of drawing and scaling instead of both. Where the display's size allows it
+they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a
+frame's picture reaches the display as the next frame is presented, one frame later,
+and the frame takes the longer of drawing and scaling instead of both. Where the
+display's size allows it
 (:func:`etg.ui.scaling.grid_for`) the thread scales only the tiles that differ from
 the frame scaled before, and the frame copies only those into the window: a canvas
 stays untouched while the next frame is compared with it, so the frames take three
