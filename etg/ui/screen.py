@@ -30,12 +30,22 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.input import InputAdapter, Phase, Touch
-from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
+from etg.ui.scaling import (
+    Grid,
+    changed_tiles,
+    comparison_shape,
+    grid_for,
+    runs,
+    scale,
+    scale_parts,
+    spans,
+)
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
 
@@ -67,13 +77,9 @@ class Screen:
         self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
-        self.canvas = _canvas_for(window)
-        self._canvases = [self.canvas]  # up to three, drawn on in turn (see begin)
-        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
-        self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
         self._scaling: _Scaling | None = None
-        self._window_whole = False  # the window holds the last picture in full, bars painted
         self._unshown = False  # a picture is in the window but not yet flipped
+        self._prepare(window)
         self.presses: dict[str, Press] = {}
 
     @property
@@ -128,14 +134,30 @@ class Screen:
         window = self._surface()
         if window is None:
             return
-        self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input.viewport = self.viewport
-        self.canvas = _canvas_for(window)
-        self._canvases = [self.canvas]
-        self._scaled = self._shown = None
-        self._window_whole = False
+        self._prepare(window)
         self.release()
+
+    def _prepare(self, window: pygame.Surface) -> None:
+        """Everything a frame on ``window`` draws and scales into, made now: the canvases,
+        the scaled picture and the comparison's scratch, eight to thirty megabytes that
+        would otherwise be made (and faulted in) by the first frames, the idle table's."""
+        self._window = window
+        self.canvas = _canvas_for(window)
+        self._canvases = [self.canvas]  # three, drawn on in turn (see begin)
+        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
+        self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
+        self._scratch: np.ndarray | None = None  # the comparison's, see scaling.changed_tiles
+        self._window_whole = False  # the window holds the last picture in full, bars painted
+        if self.canvas is window:
+            return
+        self._canvases += [pygame.Surface(LOGICAL).convert() for _ in range(2)]
+        _, _, w, h = self.viewport.content_rect
+        self._scaled = pygame.Surface((w, h)).convert()
+        grid = grid_for(LOGICAL, (w, h))
+        if grid is not None:
+            self._scratch = np.empty(comparison_shape(self.canvas, grid), np.bool_)
 
     def begin(self) -> pygame.Surface:
         """The canvas to draw the next frame on. Every frame is drawn in full, so any will
@@ -169,7 +191,7 @@ class Screen:
             self._shown = None  # nothing scaled into it yet: the first is scaled whole
         grid = grid_for(LOGICAL, (w, h))
         reference = self._shown if grid is not None else None
-        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid)
+        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch)
         self._shown = self.canvas
         self._scaling.start()
 
@@ -209,12 +231,17 @@ class Screen:
 class _Scaling:
     """One frame's canvas scaled into `target` (the window's content size) on a thread: only
     where it differs from `reference` (the canvas last scaled into `target`) when there is
-    one and `grid` allows it, else whole. `placed`: the parts of `target` it changed."""
+    one and `grid` allows it, else whole. `placed`: the parts of `target` that changed, to be
+    copied into the window. The parts scaled are each band's span from its first changed tile
+    to its last (few calls, each giving the thread's interpreter back); the parts copied are
+    only the changed tiles' runs (the frame's thread copies them: at 3840×2160 a whole
+    picture's copy is 5 ms). `scratch`: see :func:`etg.ui.scaling.changed_tiles`."""
 
     canvas: pygame.Surface
     target: pygame.Surface
     reference: pygame.Surface | None
     grid: Grid | None
+    scratch: np.ndarray | None = None
     placed: list[pygame.Rect] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
@@ -228,8 +255,10 @@ class _Scaling:
                 scale(self.canvas, self.target)
                 self.placed = [self.target.get_rect()]
             else:
-                areas = changed(self.canvas, self.reference, self.grid)
-                self.placed = scale_parts(self.canvas, self.target, areas, self.grid)
+                grid = self.grid
+                tiles = changed_tiles(self.canvas, self.reference, grid, self.scratch)
+                scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
+                self.placed = [grid.on_display(area) for area in runs(tiles, grid)]
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
         finally:
