@@ -12,14 +12,14 @@ started once and kept (:class:`_Scaler`; pygame and numpy let go of the interpre
 they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a
 frame's picture reaches the display as the next frame is presented, one frame later,
 and the frame takes the longer of drawing and scaling instead of both. Where the
-display's size allows it
-(:func:`etg.ui.scaling.grid_for`) the thread scales only the tiles that differ from
-the frame scaled before, and the frame copies only those into the window: a canvas
-stays untouched while the next frame is compared with it, so the frames take three
-canvases in turn. The bars are painted once, when the window is new. The thread
-scales into a picture of its own, never into the window, which SDL may replace when
-it is resized; the frame thread copies the finished parts into the window and shows
-it. Whoever reads :attr:`Screen.window` gets the last frame's picture, finished.
+display's size allows it (:func:`etg.ui.scaling.grid_for`) the thread scales only the
+tiles that differ from the frame scaled before, and the frame copies only those into the
+window (not the tiles between them: :class:`_Scaling`): a canvas stays untouched while
+the next frame is compared with it, so the frames take three canvases in turn, made with
+the screen. The bars are painted once, when the window is new. The thread scales into a
+picture of its own, never into the window, which SDL may replace when it is resized; the
+frame thread copies the finished parts into the window and shows it. Whoever reads
+:attr:`Screen.window` gets the last frame's picture, finished.
 """
 
 from __future__ import annotations
