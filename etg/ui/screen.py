@@ -7,33 +7,45 @@ the shape differs, and has its own pointers: a press is paired with its
 release on the screen it began on.
 
 A screen of the canvas's size is drawn on directly. Any other is scaled
-(:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own
-(pygame and numpy let go of the interpreter while they work) while the next frame
-is drawn on another canvas (:meth:`Screen.begin`): a frame's picture reaches the
-display as the next frame is presented, one frame later, and the frame takes the
-longer of drawing and scaling instead of both. Where the display's size allows it
-(:func:`etg.ui.scaling.grid_for`) the thread scales only the tiles that differ from
-the frame scaled before, and the frame copies only those into the window: a canvas
-stays untouched while the next frame is compared with it, so the frames take three
-canvases in turn. The bars are painted once, when the window is new. The thread
-scales into a picture of its own, never into the window, which SDL may replace when
-it is resized; the frame thread copies the finished parts into the window and shows
-it. Whoever reads :attr:`Screen.window` gets the last frame's picture, finished.
+(:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own,
+started once and kept (:class:`_Scaler`; pygame and numpy let go of the interpreter while
+they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a
+frame's picture reaches the display as the next frame is presented, one frame later,
+and the frame takes the longer of drawing and scaling instead of both. Where the
+display's size allows it (:func:`etg.ui.scaling.grid_for`) the thread scales only the
+tiles that differ from the frame scaled before, and the frame copies only those into the
+window (not the tiles between them: :class:`_Scaling`): a canvas stays untouched while
+the next frame is compared with it, so the frames take three canvases in turn, made with
+the screen. The bars are painted once, when the window is new. The thread scales into a
+picture of its own, never into the window, which SDL may replace when it is resized; the
+frame thread copies the finished parts into the window and shows it. Whoever reads
+:attr:`Screen.window` gets the last frame's picture, finished.
 """
 
 from __future__ import annotations
 
+import queue
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pygame
 
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.input import InputAdapter, Phase, Touch
-from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
+from etg.ui.scaling import (
+    Grid,
+    changed_tiles,
+    comparison_shape,
+    grid_for,
+    runs,
+    scale,
+    scale_parts,
+    spans,
+)
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
 
@@ -65,13 +77,9 @@ class Screen:
         self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
-        self.canvas = _canvas_for(window)
-        self._canvases = [self.canvas]  # up to three, drawn on in turn (see begin)
-        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
-        self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
         self._scaling: _Scaling | None = None
-        self._window_whole = False  # the window holds the last picture in full, bars painted
         self._unshown = False  # a picture is in the window but not yet flipped
+        self._prepare(window)
         self.presses: dict[str, Press] = {}
 
     @property
@@ -126,14 +134,30 @@ class Screen:
         window = self._surface()
         if window is None:
             return
-        self._window = window
         self.viewport = Viewport(*window.get_size())
         self.input.viewport = self.viewport
-        self.canvas = _canvas_for(window)
-        self._canvases = [self.canvas]
-        self._scaled = self._shown = None
-        self._window_whole = False
+        self._prepare(window)
         self.release()
+
+    def _prepare(self, window: pygame.Surface) -> None:
+        """Everything a frame on ``window`` draws and scales into, made now: the canvases,
+        the scaled picture and the comparison's scratch, eight to thirty megabytes that
+        would otherwise be made (and faulted in) by the first frames, the idle table's."""
+        self._window = window
+        self.canvas = _canvas_for(window)
+        self._canvases = [self.canvas]  # three, drawn on in turn (see begin)
+        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
+        self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
+        self._scratch: np.ndarray | None = None  # the comparison's, see scaling.changed_tiles
+        self._window_whole = False  # the window holds the last picture in full, bars painted
+        if self.canvas is window:
+            return
+        self._canvases += [pygame.Surface(LOGICAL).convert() for _ in range(2)]
+        _, _, w, h = self.viewport.content_rect
+        self._scaled = pygame.Surface((w, h)).convert()
+        grid = grid_for(LOGICAL, (w, h))
+        if grid is not None:
+            self._scratch = np.empty(comparison_shape(self.canvas, grid), np.bool_)
 
     def begin(self) -> pygame.Surface:
         """The canvas to draw the next frame on. Every frame is drawn in full, so any will
@@ -167,7 +191,7 @@ class Screen:
             self._shown = None  # nothing scaled into it yet: the first is scaled whole
         grid = grid_for(LOGICAL, (w, h))
         reference = self._shown if grid is not None else None
-        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid)
+        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch)
         self._shown = self.canvas
         self._scaling.start()
 
@@ -207,29 +231,34 @@ class Screen:
 class _Scaling:
     """One frame's canvas scaled into `target` (the window's content size) on a thread: only
     where it differs from `reference` (the canvas last scaled into `target`) when there is
-    one and `grid` allows it, else whole. `placed`: the parts of `target` it changed."""
+    one and `grid` allows it, else whole. `placed`: the parts of `target` that changed, to be
+    copied into the window. The parts scaled are each band's span from its first changed tile
+    to its last (few calls, each giving the thread's interpreter back); the parts copied are
+    only the changed tiles' runs (the frame's thread copies them: at 3840×2160 a whole
+    picture's copy is 5 ms). `scratch`: see :func:`etg.ui.scaling.changed_tiles`."""
 
     canvas: pygame.Surface
     target: pygame.Surface
     reference: pygame.Surface | None
     grid: Grid | None
+    scratch: np.ndarray | None = None
     placed: list[pygame.Rect] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
 
     def start(self) -> None:
-        if sys.getswitchinterval() > HANDOVER_S:
-            sys.setswitchinterval(HANDOVER_S)
-        threading.Thread(target=self._run, name="etg-scale", daemon=True).start()
+        _SCALER.take(self)
 
-    def _run(self) -> None:
+    def run(self) -> None:
         try:
             if self.reference is None or self.grid is None:
                 scale(self.canvas, self.target)
                 self.placed = [self.target.get_rect()]
             else:
-                areas = changed(self.canvas, self.reference, self.grid)
-                self.placed = scale_parts(self.canvas, self.target, areas, self.grid)
+                grid = self.grid
+                tiles = changed_tiles(self.canvas, self.reference, grid, self.scratch)
+                scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
+                self.placed = [grid.on_display(area) for area in runs(tiles, grid)]
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
         finally:
@@ -241,6 +270,39 @@ class _Scaling:
         if self.error is not None:
             error, self.error = self.error, None
             raise error
+
+
+class _Scaler:
+    """The one thread that scales every screen's frames, in the order they are handed over.
+
+    It is started once and kept: starting a thread for each frame cost the frame its
+    creation and ``Thread.start``'s wait until the new thread has run, which on a loaded
+    machine is as long as the scheduler takes to give it a core (up to tens of ms at
+    1280×800 in ``bench_frame``). Handing a frame over is one put on a queue, which never
+    waits. A forked child (the engine's workers) has no thread yet and starts its own."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Scaling] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def take(self, job: _Scaling) -> None:
+        """Scale ``job`` after those handed over before it; returns at once."""
+        if sys.getswitchinterval() > HANDOVER_S:
+            sys.setswitchinterval(HANDOVER_S)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="etg-scale",
+                                                daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get().run()
+
+
+_SCALER = _Scaler()
 
 
 def _scene_at(scenes: Sequence[Scene], touch: Touch) -> Scene | None:
