@@ -29,6 +29,7 @@ from tests.floor_web_support import (
 pytestmark = pytest.mark.slow  # a browser and a server per test
 
 SIGN = ".meter[data-level='{}'] .figure"
+TODAY = ".level[data-level='{}'] dd.today"  # the level's contributions today
 
 pytest_plugins = ["tests.floor_web_fixtures"]  # web_floor, chromium, browser
 
@@ -60,11 +61,14 @@ def test_a_contribution_moves_the_meter_on_the_open_pages_without_a_reload(
     dashboard.evaluate("window.stillTheSamePage = true")
     sign.evaluate("window.stillTheSamePage = true")
 
+    today = shown_cents(dashboard, "primary", TODAY)
     shipped = web_floor.ship("t2", 1, 3, "primary", 50_000)  # $500 at 1.5 %: $7.50
     after = shipped.meters["primary"]
     assert after == before + 750
 
     wait_for_cents(dashboard, "primary", after)
+    wait_for_cents(dashboard, "primary", today + 750, selector=TODAY)  # contributions today
+    assert dashboard.inner_text(TODAY.format("primary")) == money(today + 750)
     assert dashboard.inner_text(".level[data-level='primary'] .meter") == money(after)
     wait_for_cents(sign, "primary", after, selector=SIGN)
     sign.wait_for_function("([sel, text]) => document.querySelector(sel).textContent === text",

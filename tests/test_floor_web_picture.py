@@ -6,6 +6,7 @@ and the board that hands each page the newest picture only."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -65,6 +66,14 @@ def test_the_levels_come_in_the_paytable_s_order_and_the_newest_hit_first() -> N
     assert picture["tables"][0]["last_heartbeat"] == AT.timestamp()
     assert picture["levels"][0]["current_cents"] == 1_234_567
     assert picture["levels"][0]["adjustments"] == 0
+
+
+def test_each_level_is_sent_with_its_contributions_today() -> None:
+    # the dashboard's "Today" figure (issue 28): the view's sum since midnight, not a default
+    today = replace(level("primary"), contributions_today_cents=4_321)
+    shown = picture_of(view(today), now=1_800_000_000.0)
+    assert [(lv["level"], lv["contributions_today_cents"]) for lv in shown["levels"]] == [
+        ("primary", 4_321)]
 
 
 def test_the_pool_s_books_are_checked_on_the_very_snapshot_shown() -> None:

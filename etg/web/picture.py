@@ -71,6 +71,7 @@ def _level(level: LevelView) -> dict[str, Any]:
         "current_cents": level.current_cents,
         "seed_cents": level.seed_cents,
         "contributions_cents": level.contributions_cents,
+        "contributions_today_cents": level.contributions_today_cents,
         "wins_cents": level.wins_cents,
         "overflow_cents": level.overflow_cents,
         "reserve_cents": level.reserve_cents,
