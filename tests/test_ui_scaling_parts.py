@@ -1,6 +1,6 @@
-"""What a scaled frame scales and copies (etg.ui.scaling, etg.ui.screen): the spans of the
-changed tiles are scaled, only the changed tiles' runs are copied into the window, and the
-window still shows each frame exactly as scaling it whole would."""
+"""What a scaled frame scales (etg.ui.scaling, etg.ui.screen): the spans of the changed tiles
+are scaled straight into the window, the rest of the window is left alone, and it still shows
+each frame exactly as scaling it whole would."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from etg.ui.canvas import LOGICAL
-from etg.ui.scaling import Grid, changed, changed_tiles, comparison_shape, runs, spans
+from etg.ui.scaling import Grid, changed, changed_tiles, comparison_shape, spans
 from etg.ui.screen import Screen
 from tests.test_ui_screen_scaling import busy_canvas, scaled_whole, scribbled
 
@@ -31,16 +31,13 @@ def tiles_of(*rows: str) -> np.ndarray:
     return np.array([[c == "#" for c in row] for row in rows])
 
 
-def test_runs_are_the_changed_tiles_side_by_side_joined_down_the_bands() -> None:
+def test_spans_are_each_bands_first_changed_tile_to_its_last_joined_down_the_bands() -> None:
     tiles = tiles_of("##...#..",
-                     "##...#.#",
-                     "##......")
-    assert runs(tiles, GRID) == [pygame.Rect(0, 0, 120, 180),  # joined past the one at 300
-                                 pygame.Rect(300, 0, 60, 120),
-                                 pygame.Rect(420, 60, 60, 60)]
-    assert spans(tiles, GRID) == [pygame.Rect(0, 0, 360, 60), pygame.Rect(0, 60, 480, 60),
-                                  pygame.Rect(0, 120, 120, 60)]
-    assert runs(tiles_of("........"), GRID) == [] == spans(tiles_of("........"), GRID)
+                     "##...#..",
+                     "##.....#")
+    assert spans(tiles, GRID) == [pygame.Rect(0, 0, 360, 120),  # two bands of one span
+                                  pygame.Rect(0, 120, 480, 60)]
+    assert spans(tiles_of("........"), GRID) == []
 
 
 def test_the_tiles_found_with_a_scratch_are_those_found_without(window: pygame.Surface) -> None:
@@ -51,32 +48,39 @@ def test_the_tiles_found_with_a_scratch_are_those_found_without(window: pygame.S
     assert np.array_equal(found, changed_tiles(after, before, GRID))
     assert 0 < found.sum() < found.size // 4
     assert spans(found, GRID) == changed(after, before, GRID)
-    # Every changed tile is in a run and no run holds an unchanged one.
+    # Every changed tile is in a span.
     covered = np.zeros_like(found)
-    for area in runs(found, GRID):
+    for area in spans(found, GRID):
         covered[area.top // 60:area.bottom // 60, area.left // 60:area.right // 60] = True
-    assert np.array_equal(covered, found)
+    assert not (found & ~covered).any()
 
 
-def test_only_the_changed_tiles_are_copied_not_the_span_between_them(
+def test_the_picture_is_scaled_straight_into_the_window_and_only_the_spans_are_written(
         window: pygame.Surface) -> None:
     screen = Screen(window, lambda: window, None)
+    picture = screen._scaled
+    assert picture is not None and picture.get_parent() is window  # no picture of its own
+    assert picture.get_abs_offset() == (0, 40) and picture.get_size() == (1280, 720)
     frame = busy_canvas(13)
     screen.begin().blit(frame, (0, 0))
     screen.present()
-    # A mark in the window where tile (band 5, column 10) lands (the picture starts 40 px
-    # down, below the bar): that tile does not change.
-    mark = (10 * 40 + 5, 40 + 5 * 40 + 5)
-    screen.window.set_at(mark, (255, 0, 255))
-    frame.fill((255, 255, 255), (5 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 5, same band
-    frame.fill((255, 255, 255), (15 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 15
+    # Marks in the window where tile (band 5, column 10) and tile (band 6, column 10) land
+    # (the picture starts 40 px down, below the bar): neither tile changes.
+    in_span, below = (10 * 40 + 5, 40 + 5 * 40 + 5), (10 * 40 + 5, 40 + 6 * 40 + 5)
+    for mark in (in_span, below):
+        screen.window.set_at(mark, (255, 0, 255))
+    frame.fill((255, 255, 255), (5 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 5, band 5
+    frame.fill((255, 255, 255), (15 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 15, band 5
     screen.begin().blit(frame, (0, 0))
     screen.present()
     shown = screen.window
-    assert tuple(shown.get_at(mark))[:3] == (255, 0, 255)  # between the two, left alone
+    # Band 5's span, columns 5 to 15, is scaled again whole: the mark in it is painted over
+    # with what the canvas holds there; band 6 is left alone.
+    assert tuple(shown.get_at(in_span))[:3] != (255, 0, 255)
+    assert tuple(shown.get_at(below))[:3] == (255, 0, 255)
     for column in (5, 15):
         r, g, b, _ = shown.get_at((column * 40 + 13, 40 + 5 * 40 + 13))  # its middle
-        assert min(r, g, b) >= 250  # each square, scaled and copied
+        assert min(r, g, b) >= 250  # each square, scaled
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (3840, 2160)])

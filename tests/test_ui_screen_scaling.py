@@ -77,13 +77,15 @@ def test_a_screen_of_the_canvas_size_is_drawn_on_directly(window: pygame.Surface
     assert flips == COLOURS[:2]  # shown at once, no frame late
 
 
-def test_a_window_resized_mid_scaling_gets_the_next_frame_at_its_new_size(
-        window: pygame.Surface) -> None:
+def test_a_resized_window_gets_the_next_frame_at_its_new_size(window: pygame.Surface) -> None:
     screen = Screen(window, pygame.display.get_surface, None)
     screen.begin().fill(COLOURS[0])
-    screen.present()  # being scaled for 1280x800 now
+    screen.present()  # being scaled into the 1280x800 window now
+    # A window's size changes only with no scaling under way: SDL frees its pixels then
+    # (the App closes its screens before it reads the events that resize them).
+    screen.close()
     pygame.display.set_mode((1024, 768), pygame.RESIZABLE)
-    screen.resized()  # that picture is dropped: it never reaches the new window
+    screen.resized()
     assert screen.window.get_size() == (1024, 768)
     screen.begin().fill(COLOURS[1])
     screen.present()
@@ -93,7 +95,7 @@ def test_a_window_resized_mid_scaling_gets_the_next_frame_at_its_new_size(
 
 
 # Scaling in parts (etg.ui.scaling): only the tiles that changed since the last frame scaled
-# are scaled again and copied into the window, where that gives the very pixels scaling the
+# are scaled again into the window, where that gives the very pixels scaling the
 # whole frame gives.
 
 # Displays (the scaled picture's size) whose scaling is claimed exact in parts.
@@ -236,7 +238,7 @@ def test_frames_drawn_while_the_last_is_scaled_take_three_canvases_in_turn(
     assert shown_picture(screen) == scaled_whole(drawn[-1], (1280, 720))
 
 
-def test_only_what_changed_is_copied_into_the_window(window: pygame.Surface) -> None:
+def test_only_what_changed_is_scaled_into_the_window(window: pygame.Surface) -> None:
     screen = Screen(window, lambda: window, None)
     frame = busy_canvas(7)
     screen.begin().blit(frame, (0, 0))
@@ -262,6 +264,38 @@ def test_a_scaled_screen_hands_the_interpreter_over_within_a_millisecond(
         assert sys.getswitchinterval() == pytest.approx(HANDOVER_S)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_no_scaling_is_under_way_while_the_app_reads_the_windows_events(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SDL frees a window's pixels when it handles a resize among the events; the thread
+    scales into the window, so it must be done by then, and the last picture shown."""
+    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8")
+                       .replace("width: 1920", "width: 1280")
+                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    app = k.make_app(tmp_path, "maryland-community-7.yaml", config=config, windowed=True,
+                     demo=True)
+    read_events = pygame.event.get
+    under_way: list[bool] = []
+    flipped: list[int] = []
+
+    def get() -> list[pygame.event.Event]:
+        under_way.append(app.screen._scaling is not None)  # set going, not yet finished
+        flipped.append(app.screen._unshown)
+        return read_events()
+
+    monkeypatch.setattr("etg.ui.app.pygame.event.get", get)
+    try:
+        for _ in range(30):
+            app.frame(1 / 60, draw=True)
+            assert app.screen._scaling is not None  # set going as the frame presented
+        assert len(under_way) == 30 and not any(under_way)
+        assert not any(flipped)  # and the picture it made already shown
+    finally:
+        app.screen.close()
+        app.table.ledger.close()
 
 
 @pytest.mark.slow  # a kiosk in a window playing its demo for some 400 frames: about 10 s

@@ -273,6 +273,11 @@ class App:
 
     def _frame(self, draw: bool) -> None:
         """The frame proper: input, clock, updates, drawing, screenshot, the demo's move."""
+        # The last frame shown, its scaling finished: SDL may free a window's pixels while
+        # it handles the window's events (etg.ui.screen).
+        self.screen.close()
+        if self.dealer is not None:
+            self.dealer.screen.close()
         for event in pygame.event.get():
             self.handle(event)
         if self.link is not None:

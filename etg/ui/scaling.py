@@ -6,8 +6,8 @@ repeated; anything else is filtered (``smoothscale``), never nearest-neighbour, 
 drops whole rows of a letter at 1280×800.
 
 Most frames change a small part of the table (the wheel, a countdown, chips in flight), and
-scaling the whole canvas costs five milliseconds of a core at 1280×800 and fourteen at
-3840×2160 with the copy into the window. So where it gives the very pixels the whole would,
+scaling the whole canvas costs five milliseconds of a core at 1280×800 and seven at
+3840×2160. So where it gives the very pixels the whole would,
 only the tiles that differ from the last frame scaled are scaled again (:func:`changed`,
 :func:`scale_parts`). That holds on a :class:`Grid`: square tiles of the canvas that each
 land on whole pixels of the display, scaled by a rule that reads nothing outside the tile.
@@ -114,20 +114,6 @@ def spans(tiles: np.ndarray, grid: Grid) -> list[pygame.Rect]:
         hit = np.flatnonzero(row)
         if hit.size:
             areas.add(band, int(hit[0]), int(hit[-1]) + 1)
-    return areas.found
-
-
-def runs(tiles: np.ndarray, grid: Grid) -> list[pygame.Rect]:
-    """Areas of the canvas covering exactly the changed ``tiles``: each band's runs of
-    changed tiles side by side; a run under one of the same place and width, one area.
-    Confetti over the table changes tiles far apart in a band: their spans take about twice
-    the area of their runs (a big win's frames over a round: 316 against 154 megapixels)."""
-    areas = _Areas(grid.tile)
-    edges = np.diff(tiles.astype(np.int8), axis=1, prepend=0, append=0)
-    for band, row in enumerate(edges):
-        for start, end in zip(np.flatnonzero(row == 1).tolist(),
-                              np.flatnonzero(row == -1).tolist(), strict=True):
-            areas.add(band, start, end)
     return areas.found
 
 

@@ -9,17 +9,18 @@ release on the screen it began on.
 A screen of the canvas's size is drawn on directly. Any other is scaled
 (:mod:`etg.ui.scaling`: smooth, or whole pixels repeated) on a thread of its own,
 started once and kept (:class:`_Scaler`; pygame and numpy let go of the interpreter while
-they work) while the next frame is drawn on another canvas (:meth:`Screen.begin`): a
-frame's picture reaches the display as the next frame is presented, one frame later,
-and the frame takes the longer of drawing and scaling instead of both. Where the
+they work), straight into the window, while the frame's thread works ahead and sleeps out
+the frame: a frame's picture reaches the display when the next frame begins. Where the
 display's size allows it (:func:`etg.ui.scaling.grid_for`) the thread scales only the
-tiles that differ from the frame scaled before, and the frame copies only those into the
-window (not the tiles between them: :class:`_Scaling`): a canvas stays untouched while
-the next frame is compared with it, so the frames take three canvases in turn, made with
-the screen. The bars are painted once, when the window is new. The thread scales into a
-picture of its own, never into the window, which SDL may replace when it is resized; the
-frame thread copies the finished parts into the window and shows it. Whoever reads
-:attr:`Screen.window` gets the last frame's picture, finished.
+tiles that differ from the frame scaled before: a canvas stays untouched while the next
+frame is compared with it, so the frames take three canvases in turn, made with the
+screen. The bars are painted when the window is new.
+
+SDL frees a window's pixels when the window changes size, and it does so while it handles
+the window's events; so no scaling may be under way then: :meth:`Screen.close` finishes it
+and shows its picture, and the App calls it before it reads the events
+(:meth:`etg.ui.app.App.frame`). Whoever reads :attr:`Screen.window` gets the last frame's
+picture, finished.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from etg.ui.scaling import (
     changed_tiles,
     comparison_shape,
     grid_for,
-    runs,
     scale,
     scale_parts,
     spans,
@@ -78,7 +78,7 @@ class Screen:
         self.viewport = Viewport(*window.get_size())
         self.input = InputAdapter(self.viewport)
         self._scaling: _Scaling | None = None
-        self._unshown = False  # a picture is in the window but not yet flipped
+        self._unshown = False  # a picture is in (or on its way into) the window, not flipped
         self._prepare(window)
         self.presses: dict[str, Press] = {}
 
@@ -146,16 +146,15 @@ class Screen:
         self._window = window
         self.canvas = _canvas_for(window)
         self._canvases = [self.canvas]  # three, drawn on in turn (see begin)
-        self._scaled: pygame.Surface | None = None  # what the scaling thread scales into
+        self._scaled: pygame.Surface | None = None  # the window's picture area, scaled into
         self._shown: pygame.Surface | None = None  # the canvas whose picture that holds
         self._scratch: np.ndarray | None = None  # the comparison's, see scaling.changed_tiles
-        self._window_whole = False  # the window holds the last picture in full, bars painted
         if self.canvas is window:
             return
         self._canvases += [pygame.Surface(LOGICAL).convert() for _ in range(2)]
-        _, _, w, h = self.viewport.content_rect
-        self._scaled = pygame.Surface((w, h)).convert()
-        grid = grid_for(LOGICAL, (w, h))
+        window.fill(theme.BLACK)  # the bars, where the window's shape differs
+        self._scaled = window.subsurface(self.viewport.content_rect)
+        grid = grid_for(LOGICAL, self._scaled.get_size())
         if grid is not None:
             self._scratch = np.empty(comparison_shape(self.canvas, grid), np.bool_)
 
@@ -177,27 +176,26 @@ class Screen:
         return self.canvas
 
     def present(self) -> None:
-        """Show the last frame's scaled picture and set this one's scaling going (on a
-        thread, while the next frame is drawn); a canvas of the window's size is the
-        window, shown at once."""
+        """Set this frame's scaling going (on a thread, into the window) after showing the
+        last one's, if it is not shown yet; a canvas of the window's size is the window,
+        shown at once."""
         if self.canvas is self._window:
             if self._flip is not None:
                 self._flip()
             return
         self.close()
-        _, _, w, h = self.viewport.content_rect
-        if self._scaled is None or self._scaled.get_size() != (w, h):
-            self._scaled = pygame.Surface((w, h)).convert()
-            self._shown = None  # nothing scaled into it yet: the first is scaled whole
-        grid = grid_for(LOGICAL, (w, h))
+        assert self._scaled is not None  # made with the screen, as the canvases are
+        grid = grid_for(LOGICAL, self._scaled.get_size())
         reference = self._shown if grid is not None else None
         self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch)
         self._shown = self.canvas
+        self._unshown = True
         self._scaling.start()
 
     def close(self) -> None:
-        """The last frame's scaling finished and shown: nothing is left on its way to the
-        window (before the display closes, and before the next frame is shown)."""
+        """The last frame's scaling finished and shown: nothing writes into the window any
+        more. Before SDL handles the window's events (a resize frees its pixels), before
+        the display closes, and before the next frame is shown."""
         self._land()
         if self._unshown:
             self._unshown = False
@@ -205,9 +203,7 @@ class Screen:
                 self._flip()
 
     def _land(self) -> None:
-        """The scaling under way finished and what it changed copied into the window (on the
-        frame's thread); the black bars where the window's shape differs, and the whole
-        picture, when the window is new."""
+        """The scaling under way finished: its picture is in the window, to be shown."""
         job, self._scaling = self._scaling, None
         if job is None:
             return
@@ -215,27 +211,18 @@ class Screen:
             job.finish()
         except BaseException:
             self._shown = None  # the picture may be half scaled: the next is scaled whole
+            self._unshown = False
             raise
-        x, y, _, _ = self.viewport.content_rect
-        if not self._window_whole:
-            self._window.fill(theme.BLACK)
-            self._window.blit(job.target, (x, y))
-            self._window_whole = True
-        else:
-            for place in job.placed:
-                self._window.blit(job.target, (x + place.x, y + place.y), place)
-        self._unshown = True
 
 
 @dataclass
 class _Scaling:
-    """One frame's canvas scaled into `target` (the window's content size) on a thread: only
+    """One frame's canvas scaled into `target` (the window's picture area) on a thread: only
     where it differs from `reference` (the canvas last scaled into `target`) when there is
-    one and `grid` allows it, else whole. `placed`: the parts of `target` that changed, to be
-    copied into the window. The parts scaled are each band's span from its first changed tile
-    to its last (few calls, each giving the thread's interpreter back); the parts copied are
-    only the changed tiles' runs (the frame's thread copies them: at 3840×2160 a whole
-    picture's copy is 5 ms). `scratch`: see :func:`etg.ui.scaling.changed_tiles`."""
+    one and `grid` allows it, else whole. The parts scaled are each band's span from its
+    first changed tile to its last (few calls, each giving the thread's interpreter back);
+    `placed`: where they are in `target`. `scratch`: see
+    :func:`etg.ui.scaling.changed_tiles`."""
 
     canvas: pygame.Surface
     target: pygame.Surface
@@ -257,8 +244,7 @@ class _Scaling:
             else:
                 grid = self.grid
                 tiles = changed_tiles(self.canvas, self.reference, grid, self.scratch)
-                scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
-                self.placed = [grid.on_display(area) for area in runs(tiles, grid)]
+                self.placed = scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
         finally:
