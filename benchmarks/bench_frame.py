@@ -25,11 +25,11 @@ measured scaled to a 1280×800 and a 3840×2160 display (``frame_ms.displays``, 
 display's p99 phase by phase side by side in ``frame_ms.p99_by_display``), and
 at 1920×1080 and 1280×800 muted and each whole frame scaled nearest-neighbour, as the kiosk
 drew before it had sound and smooth scaling (``frame_ms.plain``), to show what they cost.
-Scaling runs on one thread, started once and kept, while the next frame is drawn
-(:mod:`etg.ui.screen`), and scales only the tiles that changed since the last frame where
-that gives the same pixels (:mod:`etg.ui.scaling`: at 1280×800 and 3840×2160 it does); the
-frame copies only the changed tiles into the window. A frame that finds the last one's
-scaling unfinished waits for it, and that wait is the frame's.
+Scaling runs on one thread, started once and kept, straight into the window in the time
+the frame leaves before the next (:mod:`etg.ui.screen`), and scales only the tiles that
+changed since the last frame where that gives the same pixels (:mod:`etg.ui.scaling`: at
+1280×800 and 3840×2160 it does). A frame that finds the last one's scaling unfinished waits
+for it (before it reads the window's events), and that wait is the frame's.
 The SDL dummy driver draws in software, as a cabinet's CPU would.
 
 **Quick mode** (``measure(config_dir, quick=True)``, for ``etg bench --quick``): the
