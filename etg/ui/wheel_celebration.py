@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
 import pygame
 import pygame.gfxdraw
 
@@ -157,59 +156,32 @@ def _flakes() -> tuple[_Flake, ...]:
 FLAKES = 110
 
 
-@dataclass(frozen=True)
-class _Confetti:
-    """:func:`_flakes` as columns, one number per flake in each (see :class:`_Flake`), so that
-    a frame works out every flake's place at once."""
-
-    heading: np.ndarray
-    speed: np.ndarray
-    delay: np.ndarray
-    size: np.ndarray
-    spin: np.ndarray
-    phase: np.ndarray
-    sway: np.ndarray
-    shades: tuple[tuple[RGB, ...], ...]
-
-
-@lru_cache(maxsize=1)
-def _confetti() -> _Confetti:
-    flakes = _flakes()
-
-    def column(name: str) -> np.ndarray:
-        return np.array([getattr(flake, name) for flake in flakes])
-
-    return _Confetti(column("heading"), column("speed"), column("delay"), column("size"),
-                     column("spin"), column("phase"), column("sway"),
-                     tuple(flake.shades for flake in flakes))
-
-
 def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
-    """A burst from the centre that drifts down under air drag (closed form, so pure in t):
-    every flake's corners worked out together, then each drawn (a tenth of the time of
-    working them out flake by flake, on the costliest frames of a big win)."""
-    c = _confetti()
+    """A burst from the centre that drifts down under air drag (closed form, so pure in t)."""
     scale = max(rect.width, rect.height)
     drag = 1.6
     fall = 0.22 * scale  # terminal speed, in pixels per second
     cx, cy = rect.centerx, rect.centery - rect.height * 0.08
-    tau = t - c.delay
-    spread = (1.0 - np.exp(-drag * tau)) / drag
-    speed = c.speed * scale
-    x = cx + np.cos(c.heading) * speed * spread + np.sin(c.phase + 3.0 * tau) * c.sway * scale
-    y = cy + (np.sin(c.heading) * speed - 0.25 * scale) * spread + fall * (tau - spread)
-    s = c.size * scale
-    flip = np.cos(c.phase + math.tau * c.spin * tau)
-    a = c.phase + tau * c.spin * 2.0
-    ux, uy = np.cos(a) * s, np.sin(a) * s
-    wx, wy = -np.sin(a) * s * 0.6 * flip, np.cos(a) * s * 0.6 * flip
-    corners = np.stack([x - ux - wx, y - uy - wy, x + ux - wx, y + uy - wy,
-                        x + ux + wx, y + uy + wy, x - ux + wx, y - uy + wy], axis=1)
-    lit = np.rint(np.abs(flip) * (SHADES - 1)).astype(int)  # as round(): half to even
-    polygon = pygame.draw.polygon
-    for i in np.flatnonzero(tau > 0.0).tolist():
-        x0, y0, x1, y1, x2, y2, x3, y3 = corners[i].tolist()
-        polygon(surface, c.shades[i][lit[i]], ((x0, y0), (x1, y1), (x2, y2), (x3, y3)))
+    cos, sin, polygon = math.cos, math.sin, pygame.draw.polygon
+    top = SHADES - 1
+    for flake in _flakes():
+        tau = t - flake.delay
+        if tau <= 0.0:
+            continue
+        spread = (1.0 - math.exp(-drag * tau)) / drag
+        speed = flake.speed * scale
+        x = (cx + cos(flake.heading) * speed * spread
+             + sin(flake.phase + 3.0 * tau) * flake.sway * scale)
+        y = cy + (sin(flake.heading) * speed - 0.25 * scale) * spread + fall * (tau - spread)
+        s = flake.size * scale
+        flip = cos(flake.phase + math.tau * flake.spin * tau)
+        a = flake.phase + tau * flake.spin * 2.0
+        ca, sa = cos(a), sin(a)
+        ux, uy = ca * s, sa * s
+        wx, wy = -sa * s * 0.6 * flip, ca * s * 0.6 * flip
+        polygon(surface, flake.shades[round(abs(flip) * top)],
+                ((x - ux - wx, y - uy - wy), (x + ux - wx, y + uy - wy),
+                 (x + ux + wx, y + uy + wy), (x - ux + wx, y - uy + wy)))
 
 
 def _draw_rays(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: float) -> None:
