@@ -76,6 +76,16 @@ def config_copy(tmp: Path, paytable: str = "maryland-community-5.yaml") -> Path:
     return target
 
 
+def sized(config: Path, size: tuple[int, int]) -> Path:
+    """``config`` (a writable copy) with its cabinet's display ``size`` (a window, under SDL's
+    dummy driver in the tests, or an X display's)."""
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8")
+                       .replace("width: 1920", f"width: {size[0]}")
+                       .replace("height: 1080", f"height: {size[1]}"), encoding="utf-8")
+    return config
+
+
 def layout_config(tmp: Path, spots: int, seats: int) -> Path:
     """A writable config/ whose cabinet plays Maryland's ``spots``-spot table at ``seats``."""
     name = f"maryland-community-{spots}.yaml"

@@ -151,12 +151,8 @@ def test_headless_run_from_the_command_line(tmp_path: Path) -> None:
 
 
 def test_a_smaller_window_scales_the_canvas_and_touches_still_land(tmp_path: Path) -> None:
-    config = k.config_copy(tmp_path)
     # SDL's dummy driver (set for the tests) stands in for a 1280x720 window.
-    text = (config / "cabinet.yaml").read_text(encoding="utf-8")
-    (config / "cabinet.yaml").write_text(text.replace("width: 1920", "width: 1280")
-                                         .replace("height: 1080", "height: 720"),
-                                         encoding="utf-8")
+    config = k.sized(k.config_copy(tmp_path), (1280, 720))
     app = k.make_app(tmp_path, config=config, windowed=True)
     try:
         assert app.window.get_size() == (1280, 720)

@@ -25,11 +25,7 @@ TIES = ["2C", "9S", "9C", "4D", "KH", "3S", "QD", "9D", "9H"]
 
 def window_app(tmp_path: Path, spots: int, seats: int, size: tuple[int, int]) -> k.App:
     """The kiosk in a ``size`` window (SDL's dummy driver) on a Maryland table of that shape."""
-    config = k.layout_config(tmp_path, spots, seats)
-    cabinet = config / "cabinet.yaml"
-    cabinet.write_text(cabinet.read_text(encoding="utf-8")
-                       .replace("width: 1920", f"width: {size[0]}")
-                       .replace("height: 1080", f"height: {size[1]}"), encoding="utf-8")
+    config = k.sized(k.layout_config(tmp_path, spots, seats), size)
     return k.make_app(tmp_path, config=config, windowed=True)
 
 

@@ -270,11 +270,7 @@ def test_no_scaling_is_under_way_while_the_app_reads_the_windows_events(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SDL frees a window's pixels when it handles a resize among the events; the thread
     scales into the window, so it must be done by then, and the last picture shown."""
-    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
-    cabinet = config / "cabinet.yaml"
-    cabinet.write_text(cabinet.read_text(encoding="utf-8")
-                       .replace("width: 1920", "width: 1280")
-                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    config = k.sized(k.config_copy(tmp_path, "maryland-community-7.yaml"), (1280, 800))
     app = k.make_app(tmp_path, "maryland-community-7.yaml", config=config, windowed=True,
                      demo=True)
     read_events = pygame.event.get
@@ -301,11 +297,7 @@ def test_no_scaling_is_under_way_while_the_app_reads_the_windows_events(
 @pytest.mark.slow  # a kiosk in a window playing its demo for some 400 frames: about 10 s
 def test_the_kiosk_at_1280x800_shows_every_frame_as_its_canvas_scaled_whole(
         tmp_path: Path) -> None:
-    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
-    cabinet = config / "cabinet.yaml"
-    cabinet.write_text(cabinet.read_text(encoding="utf-8")
-                       .replace("width: 1920", "width: 1280")
-                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    config = k.sized(k.config_copy(tmp_path, "maryland-community-7.yaml"), (1280, 800))
     app = k.make_app(tmp_path, "maryland-community-7.yaml", config=config, windowed=True,
                      demo=True)
     try:

@@ -41,11 +41,7 @@ print(f"resized {resized} exit {kiosk.returncode}")
                     reason="no X display to resize a window on: Debian's xvfb and xdotool")
 def test_a_window_resized_over_and_over_while_its_frames_are_scaled_plays_on(
         tmp_path: Path) -> None:
-    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
-    cabinet = config / "cabinet.yaml"
-    cabinet.write_text(cabinet.read_text(encoding="utf-8")
-                       .replace("width: 1920", "width: 1280")
-                       .replace("height: 1080", "height: 800"), encoding="utf-8")
+    config = k.sized(k.config_copy(tmp_path, "maryland-community-7.yaml"), (1280, 800))
     env = {key: value for key, value in os.environ.items()
            if key not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     result = subprocess.run(
