@@ -76,21 +76,48 @@ def _outlined(words: str, size: int, top: RGB, bottom: RGB, style: Style,
     return out
 
 
-@lru_cache(maxsize=4)
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A line of :func:`_outlined` glyphs set side by side, their outlines overlapping."""
+
+    glyphs: tuple[pygame.Surface, ...]
+    advances: tuple[int, ...]
+    outline: int
+
+    def get_width(self) -> int:
+        return sum(self.advances) + 2 * self.outline
+
+    def get_height(self) -> int:
+        return max(g.get_height() for g in self.glyphs)
+
+    def draw(self, surface: pygame.Surface, midtop: tuple[int, int]) -> None:
+        """Each glyph straight onto ``surface``: a line that counts up changes every frame,
+        and setting it on a surface of its own first cost the frame a millisecond."""
+        x, y = midtop[0] - self.get_width() // 2, midtop[1]
+        for glyph, advance in zip(self.glyphs, self.advances, strict=True):
+            glyph.set_alpha(None)  # a kept glyph: another line may have faded it
+            surface.blit(glyph, (x, y))
+            x += advance
+
+
 def _outlined_line(words: str, size: int, top: RGB, bottom: RGB, style: Style,
-                   outline: int) -> pygame.Surface:
-    """:func:`_outlined` set character by character from cached glyphs: a line that counts up
-    changes every frame, and a whole outlined render per frame would cost the frame. Once
-    the amount has counted up, the line stays the same for seconds: the last few are kept
-    (a kept surface: copy it before changing it)."""
-    glyphs = [_outlined(char, size, top, bottom, style, outline) for char in words or " "]
-    advance = [g.get_width() - 2 * outline for g in glyphs]
-    out = pygame.Surface((sum(advance) + 2 * outline, max(g.get_height() for g in glyphs)),
-                         pygame.SRCALPHA)
+                   outline: int) -> _Line:
+    """:func:`_outlined` set character by character from cached glyphs."""
+    glyphs = tuple(_outlined(char, size, top, bottom, style, outline) for char in words or " ")
+    return _Line(glyphs, tuple(g.get_width() - 2 * outline for g in glyphs), outline)
+
+
+@lru_cache(maxsize=2)
+def _faded_line(line: _Line) -> pygame.Surface:
+    """The line on a surface of its own, to fade as one (glyph by glyph, the outlines where
+    they overlap would darken twice): the line appearing and fading out, a few frames, in
+    which the amount has mostly stopped counting. Kept: set its alpha every time."""
+    out = pygame.Surface((line.get_width(), line.get_height()), pygame.SRCALPHA)
     x = 0
-    for glyph, width in zip(glyphs, advance, strict=True):
+    for glyph, advance in zip(line.glyphs, line.advances, strict=True):
+        glyph.set_alpha(None)
         out.blit(glyph, (x, 0))
-        x += width
+        x += advance
     return out
 
 
@@ -271,10 +298,13 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
     surface.blit(shown, shown.get_rect(center=(middle[0], title_y)))
     if t >= 0.3:
         appear = min(1.0, (t - 0.3) / 0.3, fade)
+        where = (middle[0], title_y + face.get_height() // 2)
         if appear < 1.0:
-            line = line.copy()
-            line.set_alpha(round(255 * appear))
-        surface.blit(line, line.get_rect(midtop=(middle[0], title_y + face.get_height() // 2)))
+            faded = _faded_line(line)
+            faded.set_alpha(round(255 * appear))
+            surface.blit(faded, faded.get_rect(midtop=where))
+        else:
+            line.draw(surface, where)
 
 
 def pop_ahead(rect: pygame.Rect, title: str, t: float) -> None:
