@@ -539,6 +539,28 @@ def test_celebration_is_a_pure_function_of_time() -> None:
     assert pixels(celebration(11.5)) != pixels(celebration(11.5 + FRAME))
 
 
+def test_a_counting_line_set_glyph_by_glyph_is_the_line_set_whole() -> None:
+    """The big win's amount changes every frame, so its glyphs go straight onto the frame;
+    the pixels are those of the line set on a surface of its own (which a fading line
+    still is), and a glyph another line faded shows whole in the next."""
+    from etg.ui.wheel_celebration import _faded_line, _outlined_line
+
+    line = _outlined_line("SEAT 3  ·  PAID $1,275.00", 59, theme.WHITE, theme.CREAM,
+                          Style.BOLD, 4)
+    faded = _faded_line(_outlined_line("$5", 59, theme.WHITE, theme.CREAM, Style.BOLD, 4))
+    faded.set_alpha(60)  # as a fading line leaves it; its glyphs are shared with `line`
+    glyph_by_glyph, whole = pygame.Surface((900, 120)), pygame.Surface((900, 120))
+    for surface in (glyph_by_glyph, whole):
+        surface.fill((20, 90, 40))
+    line.draw(glyph_by_glyph, (450, 10))
+    set_whole = _faded_line(line)
+    set_whole.set_alpha(None)
+    whole.blit(set_whole, set_whole.get_rect(midtop=(450, 10)))
+    assert pixels(glyph_by_glyph) == pixels(whole)
+    felt = pygame.mask.from_threshold(glyph_by_glyph, (20, 90, 40), (1, 1, 1)).count()
+    assert felt < 900 * 120 - 20_000  # the line is there: tens of thousands of its pixels
+
+
 def test_the_landed_title_shows_its_letters_not_its_box() -> None:
     """The pulsing title's sizes are kept from frame to frame; each keeps its transparency
     (a kept surface whose alpha was switched off would print its whole box in gold)."""
