@@ -74,6 +74,51 @@ def test_only_a_changed_panel_and_its_neighbours_margins_are_drawn_again() -> No
     assert pygame.image.tobytes(kept, "RGB") == _fresh(base, panels)
 
 
+def test_a_panel_with_a_narrow_margin_leaves_the_panels_below_it_alone() -> None:
+    """As the spots over the seats: a row whose margin stops short of the panels under it
+    is drawn again alone, and nothing it draws reaches past its margin."""
+    base = _base()
+    top = pygame.Rect(4, 4, 192, 20)
+    below = [pygame.Rect(4 + 50 * i, 30, 44, 26) for i in range(4)]
+
+    def panels(colour: tuple[int, int, int, int]) -> list[Panel]:
+        row = _panel(top, colour, 0)
+        return [Panel(row.rect, row.key, row.draw, margin=0),
+                *(Panel(p.rect, p.key, p.draw, margin=4)
+                  for p in (_panel(r, (200, 40, 40, 120), 3) for r in below))]
+
+    layer = PanelLayer()
+    layer.over(base, panels((40, 40, 200, 160)))
+    drawn = layer.redrawn
+    kept = layer.over(base, panels((40, 200, 40, 90)))  # the top row changes
+    assert layer.redrawn == drawn + 1
+    assert pygame.image.tobytes(kept, "RGB") == _fresh(base, panels((40, 200, 40, 90)))
+    # A panel that drew past its margin is cut at it: the layer never keeps stray pixels.
+    stray = Panel(pygame.Rect(60, 8, 20, 10), "stray",
+                  lambda surface: surface.fill((255, 0, 255), (50, 4, 40, 40)), margin=2)
+    layer.over(base, [*panels((40, 200, 40, 90)), stray])
+    kept = layer.over(base, [*panels((200, 200, 40, 90)), stray])  # drawn again for the row
+    magenta = pygame.mask.from_threshold(kept, (255, 0, 255), (1, 1, 1)).get_bounding_rects()
+    assert magenta and magenta[0].unionall(magenta) == pygame.Rect(58, 6, 24, 14)
+
+
+def test_the_spots_changing_draws_no_seat_again_on_any_shipped_layout() -> None:
+    """A wager placed changes the spots' panel: its area ends above every seat's, whatever
+    the paytable's layout (SPOTS_MARGIN and SEAT_MARGIN within the gap between them)."""
+    from etg.config.loader import load_paytable
+    from etg.config.places import shipped_config_dir
+    from etg.ui.layout import TableLayout
+    from etg.ui.seat_panel import SEAT_MARGIN
+    from etg.ui.table_art import SPOTS_MARGIN
+
+    for path in sorted((shipped_config_dir() / "paytables").glob("*.yaml")):
+        layout = TableLayout.for_paytable(load_paytable(path).paytable)
+        columns = [layout.spot_column(spot) for spot in range(1, layout.spots + 1)]
+        spots_bottom = max(y + h for _, y, _, h in columns) + SPOTS_MARGIN
+        seats_top = min(seat.rect[1] for seat in layout.seat_layouts) - SEAT_MARGIN
+        assert spots_bottom <= seats_top, path.name
+
+
 def test_a_new_background_is_taken_whole() -> None:
     base = _base()
     panels = [_panel(pygame.Rect(10, 10, 40, 40), (200, 40, 40, 120), 4)]

@@ -5,11 +5,11 @@ and a half a frame, and most frames show every one of them as the frame before d
 :class:`PanelLayer` keeps one full-screen picture: the background (the felt, and the
 wheel's rings while they rest) with each seat's panel as last drawn. Each frame every
 panel is given with a key holding everything its picture depends on. Where a key changed,
-the panel's area (its rectangle and a :data:`MARGIN` around it: a stack's amount may stand
-out past the panel's edge) is restored from the background, and every panel that reaches
-into it is drawn again there, in order, clipped to it: the pixels are those that drawing
-every panel afresh gives. The frame then blits the layer once where it blitted the
-background, and draws what moves over it.
+the panel's area (its rectangle and its margin around it, :data:`MARGIN` unless it needs
+less: a stack's amount may stand out past the panel's edge) is restored from the
+background, and every panel whose area reaches into it is drawn again there, in order,
+clipped to it: the pixels are those that drawing every panel afresh gives. The frame then
+blits the layer once where it blitted the background, and draws what moves over it.
 
 A new background (the wheel set turning or brought to rest) is copied in whole and every
 panel drawn again. The key is what keeps the picture true: whatever a panel shows must be
@@ -24,17 +24,23 @@ from dataclasses import dataclass
 import pygame
 
 MARGIN = 24
-"""How far past its rectangle a panel may draw (px)."""
+"""How far past its rectangle a panel may draw (px), unless it says otherwise."""
 
 
 @dataclass(frozen=True)
 class Panel:
     """One panel as the frame shows it: where, what it shows (equal keys: the same
-    picture) and how to draw it (on the surface given, in the canvas's coordinates)."""
+    picture), how to draw it (on the surface given, in the canvas's coordinates) and how
+    far past its rectangle that drawing may reach (``margin``).
+
+    A margin no larger than the panel needs keeps its neighbours from being drawn again
+    with it: the spots' changes (every wager placed) once drew seven seats' panels again,
+    whose margins reached up into the spots' area."""
 
     rect: pygame.Rect
     key: object
     draw: Callable[[pygame.Surface], None]
+    margin: int = MARGIN
 
 
 class PanelLayer:
@@ -56,7 +62,8 @@ class PanelLayer:
             self._base = base
             self._keys.clear()
         bounds = base.get_rect()
-        areas = [panel.rect.inflate(2 * MARGIN, 2 * MARGIN).clip(bounds) for panel in panels]
+        areas = [panel.rect.inflate(2 * panel.margin, 2 * panel.margin).clip(bounds)
+                 for panel in panels]
         changed = []
         for panel, area in zip(panels, areas, strict=True):
             where = (panel.rect.x, panel.rect.y, panel.rect.width, panel.rect.height)
@@ -65,10 +72,10 @@ class PanelLayer:
                 self._keys[where] = panel.key
         for rect in _disjoint(changed):
             layer.blit(base, rect, rect)
-            layer.set_clip(rect)
             try:
                 for panel, area in zip(panels, areas, strict=True):
                     if area.colliderect(rect):
+                        layer.set_clip(area.clip(rect))  # never past its margin
                         panel.draw(layer)
                         self.redrawn += 1
             finally:

@@ -82,6 +82,13 @@ def seat_panels(layout: TableLayout, presenter: Presenter, pending: Sequence[tup
     return panels, counting
 
 
+SEAT_MARGIN = 8
+"""How far past its rectangle a seat's panel draws: everything on it lies inside it, but a
+stack's picture reaches 6 px past its circle (:func:`etg.ui.felt_art.draw_bets`) and a
+ring's stroke a little past what it rings. Kept under the 10 px between the spots and the
+seats (:data:`etg.ui.table_art.SPOTS_MARGIN`), so a wager placed on the spots does not draw
+the seats again."""
+
 _LATER_S = 3600.0  # an hour on, every payment shown has long landed and counted up
 
 
@@ -105,7 +112,7 @@ def seat_panel(seat: SeatLayout, shown: TableState, credits: int, targets: Seque
         if result is not None:
             draw_result(surface, seat, result)
 
-    return Panel(_rect(seat.rect), key, draw)
+    return Panel(_rect(seat.rect), key, draw, SEAT_MARGIN)
 
 
 def draw_panel_now(surface: pygame.Surface, seat: SeatLayout, shown: TableState, credits: int,

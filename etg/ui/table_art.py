@@ -78,6 +78,10 @@ class FrameView:
     demo: bool
 
 
+SPOTS_MARGIN = 0
+"""The spots draw inside their columns: cards, labels, results, badges and decision clocks."""
+
+
 class TableArt:
     """Draws the table under and over the seats' panels."""
 
@@ -155,7 +159,8 @@ class TableArt:
         spots = range(1, len(shown.round.spot_cards) + 1)
         return Panel(_bounds(*(self.layout.spot_column(spot) for spot in spots)),
                      (frozenset(hidden), shown.round, shown.phase, settled, clock),
-                     lambda surface: self._draw_spots(surface, shown, hidden, settled, view))
+                     lambda surface: self._draw_spots(surface, shown, hidden, settled, view),
+                     SPOTS_MARGIN)
 
     def _draw_still_rings(self, still: object, now: float, surface: pygame.Surface) -> None:
         if still is not None and self.wheel is not None:
