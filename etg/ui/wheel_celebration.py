@@ -113,11 +113,7 @@ def _faded_line(line: _Line) -> pygame.Surface:
     they overlap would darken twice): the line appearing and fading out, a few frames, in
     which the amount has mostly stopped counting. Kept: set its alpha every time."""
     out = pygame.Surface((line.get_width(), line.get_height()), pygame.SRCALPHA)
-    x = 0
-    for glyph, advance in zip(line.glyphs, line.advances, strict=True):
-        glyph.set_alpha(None)
-        out.blit(glyph, (x, 0))
-        x += advance
+    line.draw(out, (out.get_width() // 2, 0))
     return out
 
 
