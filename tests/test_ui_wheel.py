@@ -541,24 +541,38 @@ def test_celebration_is_a_pure_function_of_time() -> None:
 
 def test_a_counting_line_set_glyph_by_glyph_is_the_line_set_whole() -> None:
     """The big win's amount changes every frame, so its glyphs go straight onto the frame;
-    the pixels are those of the line set on a surface of its own (which a fading line
-    still is), and a glyph another line faded shows whole in the next."""
-    from etg.ui.wheel_celebration import _faded_line, _outlined_line
+    the picture is that of the line set on a surface of its own from freshly made glyphs
+    (as it was before, and as a fading line still is) to a unit of rounding: letters, not
+    their boxes, and whole where another line faded."""
+    from etg.ui.wheel_celebration import _faded_line, _outlined, _outlined_line
 
-    line = _outlined_line("SEAT 3  ·  PAID $1,275.00", 59, theme.WHITE, theme.CREAM,
-                          Style.BOLD, 4)
-    faded = _faded_line(_outlined_line("$5", 59, theme.WHITE, theme.CREAM, Style.BOLD, 4))
-    faded.set_alpha(60)  # as a fading line leaves it; its glyphs are shared with `line`
-    glyph_by_glyph, whole = pygame.Surface((900, 120)), pygame.Surface((900, 120))
-    for surface in (glyph_by_glyph, whole):
+    words, size, outline = "SEAT 3  ·  PAID $1,275.00", 59, 4
+    faded = _faded_line(_outlined_line("$5", size, theme.WHITE, theme.CREAM, Style.BOLD,
+                                       outline))
+    faded.set_alpha(60)  # as a fading line leaves it: the glyphs it shares are untouched
+    fresh = [_outlined.__wrapped__(char, size, theme.WHITE, theme.CREAM, Style.BOLD, outline)
+             for char in words]
+    advances = [g.get_width() - 2 * outline for g in fresh]
+    whole = pygame.Surface((sum(advances) + 2 * outline, max(g.get_height() for g in fresh)),
+                           pygame.SRCALPHA)
+    x = 0
+    for glyph, advance in zip(fresh, advances, strict=True):
+        whole.blit(glyph, (x, 0))
+        x += advance
+    by_glyph, set_whole = pygame.Surface((900, 120)), pygame.Surface((900, 120))
+    for surface in (by_glyph, set_whole):
         surface.fill((20, 90, 40))
-    line.draw(glyph_by_glyph, (450, 10))
-    set_whole = _faded_line(line)
-    set_whole.set_alpha(None)
-    whole.blit(set_whole, set_whole.get_rect(midtop=(450, 10)))
-    assert pixels(glyph_by_glyph) == pixels(whole)
-    felt = pygame.mask.from_threshold(glyph_by_glyph, (20, 90, 40), (1, 1, 1)).count()
-    assert felt < 900 * 120 - 20_000  # the line is there: tens of thousands of its pixels
+    _outlined_line(words, size, theme.WHITE, theme.CREAM, Style.BOLD, outline).draw(
+        by_glyph, (450, 10))
+    set_whole.blit(whole, whole.get_rect(midtop=(450, 10)))
+    # the same picture: blending each glyph onto the felt rounds, at most, a unit or two
+    # away from blending the line onto the felt once
+    differences = [abs(a - b) for a, b in zip(pixels(by_glyph), pixels(set_whole), strict=True)]
+    assert max(differences) <= 2
+    line_box = whole.get_rect(midtop=(450, 10))
+    felt = pygame.mask.from_threshold(by_glyph.subsurface(line_box), (20, 90, 40),
+                                      (1, 1, 1)).count()
+    assert 0.2 < felt / (line_box.width * line_box.height) < 0.9  # felt between the letters
 
 
 def test_the_landed_title_shows_its_letters_not_its_box() -> None:

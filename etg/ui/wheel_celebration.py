@@ -92,10 +92,11 @@ class _Line:
 
     def draw(self, surface: pygame.Surface, midtop: tuple[int, int]) -> None:
         """Each glyph straight onto ``surface``: a line that counts up changes every frame,
-        and setting it on a surface of its own first cost the frame a millisecond."""
+        and setting it on a surface of its own first cost the frame a millisecond. (The
+        glyphs are kept and shared: never set their alpha, a fading line fades its own
+        surface, :func:`_faded_line`.)"""
         x, y = midtop[0] - self.get_width() // 2, midtop[1]
         for glyph, advance in zip(self.glyphs, self.advances, strict=True):
-            glyph.set_alpha(None)  # a kept glyph: another line may have faded it
             surface.blit(glyph, (x, y))
             x += advance
 
