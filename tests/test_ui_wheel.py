@@ -539,6 +539,33 @@ def test_celebration_is_a_pure_function_of_time() -> None:
     assert pixels(celebration(11.5)) != pixels(celebration(11.5 + FRAME))
 
 
+def test_confetti_inside_a_clip_is_the_confetti_drawn_whole() -> None:
+    """Flakes wholly outside the clip are skipped, not drawn: the clipped area's pixels are
+    those of the confetti drawn on the whole surface, flakes across its edges included."""
+    from etg.ui.wheel_celebration import _draw_confetti
+
+    rect = pygame.Rect(0, 0, 1920, 1080)
+    clips = (pygame.Rect(700, 300, 260, 170), pygame.Rect(0, 900, 1920, 37),
+             pygame.Rect(1500, 0, 31, 1080))
+    crossed = 0
+    for t in (0.2, 0.9, 1.7, 3.3, 5.1):
+        whole = pygame.Surface(rect.size)
+        whole.fill(BACKGROUND)
+        _draw_confetti(whole, rect, t)
+        for clip in clips:
+            clipped = pygame.Surface(rect.size)
+            clipped.fill(BACKGROUND)
+            clipped.set_clip(clip)
+            _draw_confetti(clipped, rect, t)
+            inside = pixels(whole.subsurface(clip))
+            assert pixels(clipped.subsurface(clip)) == inside, (t, clip)
+            crossed += any(  # a flake lies across the clip's left or right edge
+                whole.get_at((x, y)) != BACKGROUND and whole.get_at((x + 1, y)) != BACKGROUND
+                for x in (clip.left - 1, clip.right - 1) if x >= 0
+                for y in range(clip.top, clip.bottom))
+    assert crossed >= 3  # some flakes did lie across a clip's edge
+
+
 def test_a_counting_line_set_glyph_by_glyph_is_the_line_set_whole() -> None:
     """The big win's amount changes every frame, so its glyphs go straight onto the frame;
     the picture is that of the line set on a surface of its own from freshly made glyphs
