@@ -4,6 +4,7 @@ every panel were drawn afresh each frame."""
 
 from __future__ import annotations
 
+import gc
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -174,6 +175,25 @@ def test_a_seats_new_credits_reach_the_screen(tmp_path: Path) -> None:
     drawn = scene._panels.redrawn
     app.draw()
     assert scene._panels.redrawn == drawn  # and nothing is drawn again while nothing changes
+
+
+def test_start_up_draws_the_table_so_its_first_frame_draws_no_panel(tmp_path: Path) -> None:
+    """App.ready() draws the table once, unseen: the panels, fonts and card back the table
+    shows first are made then, not in the first frame players watch."""
+    app = make_app(tmp_path, "maryland-community-7.yaml")
+    scene = app.base
+    assert isinstance(scene, TableScene)
+    assert scene._panels.redrawn == 0
+    try:
+        app.ready()
+    finally:
+        gc.unfreeze()  # the kiosk's for its life; a test's objects must stay collectable
+    drawn = scene._panels.redrawn
+    assert drawn >= 9  # every seat's panel at least
+    app.frame(1 / 60)
+    assert scene._panels.redrawn == drawn
+    kept, fresh = _table_now(app)
+    assert kept == fresh
 
 
 @pytest.mark.slow  # a whole War-and-wheel round of the busiest table, compared every 15 frames: ~8 s

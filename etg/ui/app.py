@@ -239,13 +239,19 @@ class App:
             scene.idle(until)
         self.table.idle(until)  # then the ledger's background re-verification, if at rest
 
-    @staticmethod
-    def ready() -> None:
-        """Start-up is over: what was built so far lives as long as the App.
+    def ready(self) -> None:
+        """Start-up is over: the table is drawn once, unseen, and what was built so far
+        lives as long as the App.
 
-        It is moved out of the collector's sight, so a full collection in the
-        middle of a spin cannot cost a frame.
+        That first drawing makes every panel of the table's layer, the fonts, the words and
+        the card back the table shows first: some fifty milliseconds, made here rather than
+        in the first frame players watch (on a scaled display the frame after it then also
+        waited for its scaling). What was built is then moved out of the collector's sight,
+        so a full collection in the middle of a spin cannot cost a frame.
         """
+        for scene in self.stack:
+            scene.update(self.now)
+        self.draw()
         gc.collect()
         gc.freeze()
 
