@@ -225,9 +225,8 @@ class App:
             try:
                 self.frame(dt, draw)
                 self.idle(started + FRAME_S)
-            except STORAGE_FAULTS as fault:  # a read the ledger could not serve: a tilt
-                if self.table.tilt is None:
-                    self.table.fault(fault)
+            except STORAGE_FAULTS as fault:
+                self._storage_fault(fault)
                 if self.frames == self.options.frames or self._stranded():
                     self.quit_requested = True
 
@@ -249,11 +248,20 @@ class App:
         waited for its scaling). What was built is then moved out of the collector's sight,
         so a full collection in the middle of a spin cannot cost a frame.
         """
-        for scene in self.stack:
-            scene.update(self.now)
-        self.draw()
+        try:
+            for scene in self.stack:
+                scene.update(self.now)
+            self.draw()
+        except STORAGE_FAULTS as fault:  # as in a frame: the table tilts, the loop runs on
+            self._storage_fault(fault)
         gc.collect()
         gc.freeze()
+
+    def _storage_fault(self, fault: BaseException) -> None:
+        """A read the ledger could not serve, in a frame or the drawing before the first: a
+        tilt (the first one stands), never a crash."""
+        if self.table.tilt is None:
+            self.table.fault(fault)
 
     def frame(self, dt: float, draw: bool = True) -> None:
         """One frame: committed events, input, clock, demo, scene updates, drawing, screenshot.
