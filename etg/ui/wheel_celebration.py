@@ -166,29 +166,21 @@ SHADES = 16
 FLAKES = 110
 
 
-_CONFETTI_NUMBERS = (
-    ("heading", 0.0, math.tau), ("speed", 0.35, 1.25), ("delay", 0.4, 1.6),
-    ("size", 0.007, 0.013), ("spin", 0.8, 2.6), ("phase", 0.0, math.tau),
-    ("sway", 0.004, 0.02))
-"""Each flake's numbers in the order they are drawn, each uniform between its bounds."""
-
-
 @lru_cache(maxsize=1)
 def _confetti() -> _Confetti:
     """The confetti, drawn once from a fixed seed; its own generator, no global random state."""
     rng = random.Random(0xB5_7E)
     colours = (theme.GOLD, theme.WIN, theme.CREAM, theme.RED, *theme.SEAT_COLOURS[:5])
-    numbers: dict[str, list[float]] = {name: [] for name, _, _ in _CONFETTI_NUMBERS}
-    shades = []
-    for i in range(FLAKES):  # flake by flake, each in this order: the same confetti always
+    rows, shades = [], []
+    for i in range(FLAKES):
         colour = rng.choice(colours)
-        for name, low, high in _CONFETTI_NUMBERS:
-            late = name != "delay" or i >= FLAKES * 3 // 5  # the first 3/5 fly at once
-            numbers[name].append(rng.uniform(low, high) if late else 0.0)
+        rows.append((rng.uniform(0.0, math.tau), rng.uniform(0.35, 1.25),
+                     0.0 if i < FLAKES * 3 // 5 else rng.uniform(0.4, 1.6),
+                     rng.uniform(0.007, 0.013), rng.uniform(0.8, 2.6),
+                     rng.uniform(0.0, math.tau), rng.uniform(0.004, 0.02)))
         shades.append(tuple(shade(colour, 0.7 + 0.3 * k / (SHADES - 1)) for k in range(SHADES)))
-    a = {name: np.array(values) for name, values in numbers.items()}
-    return _Confetti(heading=a["heading"], speed=a["speed"], delay=a["delay"], size=a["size"],
-                     spin=a["spin"], phase=a["phase"], sway=a["sway"], shades=tuple(shades))
+    heading, speed, delay, size, spin, phase, sway = np.array(rows).T
+    return _Confetti(heading, speed, delay, size, spin, phase, sway, tuple(shades))
 
 
 DRAG = 1.6
@@ -213,7 +205,7 @@ def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> None
     ux, uy = np.cos(turn) * s, np.sin(turn) * s  # along the flake
     wx, wy = -uy * 0.6 * flip, ux * 0.6 * flip  # across it, narrowed as it flips
     clip = surface.get_clip()
-    reach = 1.6 * s + 1.0  # from its centre to its farthest corner, and a pixel
+    reach = 1.6 * s + 1.0  # past its farthest corner (√1.36 s from its centre), and a pixel
     drawn = np.flatnonzero((tau > 0.0) & (x + reach >= clip.left) & (x - reach < clip.right)
                            & (y + reach >= clip.top) & (y - reach < clip.bottom))
     corners = np.stack([x - ux - wx, y - uy - wy, x + ux - wx, y + uy - wy,
