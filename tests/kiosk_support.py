@@ -24,7 +24,10 @@ import pytest
 
 from etg.config.loader import load_cabinet
 from etg.config.places import shipped_config_dir
+from etg.core.cards import Card
+from etg.core.commands import Shuffle, ShuffleReason
 from etg.core.rng import SeededSource
+from etg.core.shoe import ShoeDraw
 from etg.ledger.store import Ledger
 from etg.table.controller import Table
 from etg.ui import ring_art, wheel, wheel_art
@@ -213,3 +216,17 @@ def not_blank(surface: pygame.Surface) -> bool:
 def _screen(app: App, x: float, y: float) -> tuple[int, int]:
     sx, sy = app.viewport.to_screen(x, y)
     return round(sx), round(sy)
+
+
+def war_and_the_wheel(app: App) -> None:
+    """A new shoe on which spots 3 and 5 tie the dealer's red Ace: War and the Bonus Spin."""
+    def slot(code: str, deck: int = 0) -> int:
+        return deck * 52 + Card.parse(code).index
+
+    spots = ["2C", "KS", "AD", "9H", "AC", "5D", "QC"]
+    order = [slot("2D", 1), *(slot(code) for code in spots), slot("AH"),
+             slot("3C"), slot("4C"), slot("6C"), slot("KD", 1), slot("AS", 1), slot("AS", 2)]
+    shoe = app.table.state.paytable.shoe
+    order += [s for s in range(shoe.decks * 52) if s not in set(order)]
+    app.table.send(Shuffle(ShoeDraw(tuple(order), shoe.cut_window()[1]),
+                           ShuffleReason.NEW_SHOE))

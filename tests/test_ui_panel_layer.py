@@ -16,16 +16,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from etg.core.cards import Card
-from etg.core.commands import CashIn, Shuffle, ShuffleReason
-from etg.core.shoe import ShoeDraw
+from etg.core.commands import CashIn
 from etg.core.state import Phase
 from etg.table.bots import busiest_bots
 from etg.ui.app import App
 from etg.ui.demo import DemoDirector
 from etg.ui.panel_layer import Panel, PanelLayer
 from etg.ui.table_scene import TableScene
-from tests.kiosk_support import make_app, run_for
+from tests.kiosk_support import make_app, run_for, war_and_the_wheel
 
 
 def _panel(rect: pygame.Rect, colour: tuple[int, int, int, int], label_left: int) -> Panel:
@@ -202,7 +200,7 @@ def test_a_whole_demo_round_looks_as_if_every_panel_were_drawn_afresh(tmp_path: 
 top bar, the meters, the dealer's cards, the shoe, the history and the seats' panels."""
     app = make_app(tmp_path, "maryland-community-7.yaml", demo=True)
     app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
-    _war_and_the_wheel(app)
+    war_and_the_wheel(app)
     differ, seen = [], set()
     for frame in range(60 * 120):
         app.frame(1 / 60, draw=False)
@@ -217,17 +215,3 @@ top bar, the meters, the dealer's cards, the shoe, the history and the seats' pa
     assert app.rounds_finished >= 1
     assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
     assert differ == []
-
-
-def _war_and_the_wheel(app: App) -> None:
-    """A new shoe on which spots 3 and 5 tie the dealer's red Ace: War and the Bonus Spin."""
-    def slot(code: str, deck: int = 0) -> int:
-        return deck * 52 + Card.parse(code).index
-
-    spots = ["2C", "KS", "AD", "9H", "AC", "5D", "QC"]
-    order = [slot("2D", 1), *(slot(code) for code in spots), slot("AH"),
-             slot("3C"), slot("4C"), slot("6C"), slot("KD", 1), slot("AS", 1), slot("AS", 2)]
-    shoe = app.table.state.paytable.shoe
-    order += [s for s in range(shoe.decks * 52) if s not in set(order)]
-    app.table.send(Shuffle(ShoeDraw(tuple(order), shoe.cut_window()[1]),
-                           ShuffleReason.NEW_SHOE))

@@ -41,6 +41,7 @@ from etg.ui.demo import demo_actor, demo_beat
 from etg.ui.display import Shots
 from etg.ui.input import InputAdapter, Touch
 from etg.ui.options import RunOptions
+from etg.ui.overdraw import CanvasFrames
 from etg.ui.scene import FPS, FRAME_S, Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
 from etg.ui.screen import Screen
 from etg.ui.toasts import Toast, draw_toasts, with_toast
@@ -366,6 +367,10 @@ class App:
         return self.screen.canvas
 
     @property
+    def canvas_frames(self) -> CanvasFrames:
+        return self.screen.frames
+
+    @property
     def window(self) -> pygame.Surface:
         return self.screen.window
 
@@ -384,9 +389,12 @@ class App:
             if scene.opaque:
                 start = index
         canvas = self.screen.begin()
-        for scene in self.stack[start:]:
+        drawn = self.stack[start:]
+        for scene in drawn:
             scene.draw(canvas, self.now)
         self.toasts = draw_toasts(canvas, self.toasts, self.now)
+        if len(drawn) > 1 or self.toasts:  # not one scene's picture alone (etg.ui.overdraw)
+            self.screen.frames.spoil(canvas)
 
     @property
     def settled(self) -> bool:

@@ -30,6 +30,7 @@ from etg.ui.assets import Style, text
 from etg.ui.cards import card_back, flip_frame
 from etg.ui.chips import draw_stack
 from etg.ui.count_up import counted
+from etg.ui.overdraw import Overdraw
 from etg.ui.presenter import Presenter
 from etg.ui.wheel import celebrate
 from etg.ui.wheel_celebration import POP_S, pop_ahead
@@ -41,23 +42,26 @@ FLIGHT_CHIP = 40
 """The diameter of the chips that fly between the seats and the spots."""
 
 
-def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float) -> None:
+def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float,
+                    over: Overdraw) -> None:
     """Everything moving over the table at `now`: cards flying and turning over, chips
-    flying to the felt, banners, a progressive hit's or a big win's celebration."""
+    flying to the felt, banners, a progressive hit's or a big win's celebration; where each
+    drew goes to `over`."""
     for animation in presenter.active(now):
         if isinstance(animation, CardFlight):
-            _draw_card_flight(surface, animation, now)
+            over.add(_draw_card_flight(surface, animation, now))
         elif isinstance(animation, ChipFlight):
-            _draw_chip_flight(surface, animation, now)
+            over.add(_draw_chip_flight(surface, animation, now))
         elif isinstance(animation, Banner):
-            _draw_banner(surface, animation, now)
+            over.add(_draw_banner(surface, animation, now))
         elif isinstance(animation, Celebration):
             amount = format_cents(counted(animation.cents, animation.start + COUNT_AFTER_S, now))
-            celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
-                      f"{amount}  ·  {animation.detail}")
+            over.add_all(celebrate(surface, surface.get_rect(), now, animation.start,
+                                   _title(animation), f"{amount}  ·  {animation.detail}"))
         elif isinstance(animation, BigWin):
-            celebrate(surface, surface.get_rect(), now, animation.start, _title(animation),
-                      big_win_line(animation, now), lasts=BIG_WIN_S, rays=False)
+            over.add_all(celebrate(surface, surface.get_rect(), now, animation.start,
+                                   _title(animation), big_win_line(animation, now),
+                                   lasts=BIG_WIN_S, rays=False))
 
 
 def big_win_line(big: BigWin, now: float) -> str:
@@ -81,7 +85,7 @@ def _title(animation: Celebration | BigWin) -> str:
     return animation.title if isinstance(animation, Celebration) else "BIG WIN!"
 
 
-def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> None:
+def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> pygame.Rect:
     t = now - flight.start
     x0, y0 = flight.origin
     x1, y1, w, _ = flight.dest
@@ -89,21 +93,21 @@ def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -
     if t < CARD_FLIGHT_S:
         k = _ease_out(t / CARD_FLIGHT_S)
         x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k
-        surface.blit(card_back(width), (round(x), round(y)))
-        return
+        return surface.blit(card_back(width), (round(x), round(y)))
     progress = (t - CARD_FLIGHT_S) / (flight.end - flight.start - CARD_FLIGHT_S)
     frame = flip_frame(Card.parse(flight.card_code), width, progress)
-    surface.blit(frame, frame.get_rect(midtop=(round(x1 + w / 2), round(y1))))
+    return surface.blit(frame, frame.get_rect(midtop=(round(x1 + w / 2), round(y1))))
 
 
-def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -> None:
+def _draw_chip_flight(surface: pygame.Surface, flight: ChipFlight, now: float) -> pygame.Rect:
     k = _ease_out(min(1.0, (now - flight.start) / CHIP_FLIGHT_S))
     (x0, y0), (x1, y1) = flight.origin, flight.dest
     x, y = x0 + (x1 - x0) * k, y0 + (y1 - y0) * k - 60 * k * (1 - k)
-    draw_stack(surface, flight.amount, (round(x), round(y) + 12), FLIGHT_CHIP, max_chips=5)
+    return draw_stack(surface, flight.amount, (round(x), round(y) + 12), FLIGHT_CHIP,
+                      max_chips=5)
 
 
-def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:
+def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> pygame.Rect:
     t = (now - banner.start) / banner.duration
     scale = min(1.0, t * 6)
     colour = {"gold": theme.GOLD, "war": theme.WAR, "void": theme.TILT}[banner.tone]
@@ -111,10 +115,11 @@ def _draw_banner(surface: pygame.Surface, banner: Banner, now: float) -> None:
     rect = pygame.Rect(0, 0, round((words.get_width() + 80) * scale), 100)
     rect.center = BANNER_CENTRE
     if rect.width < 20:
-        return
+        return pygame.Rect(rect.center, (0, 0))
     draw_panel(surface, rect, (8, 14, 22, 225), colour, radius=20, width=4)
     if scale >= 1.0:
-        surface.blit(words, words.get_rect(center=rect.center))
+        return rect.union(surface.blit(words, words.get_rect(center=rect.center)))
+    return rect
 
 
 def _ease_out(k: float) -> float:

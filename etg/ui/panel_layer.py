@@ -12,12 +12,17 @@ clipped to it: the pixels are those that drawing every panel afresh gives. The f
 blits the layer once where it blitted the background, and draws what moves over it.
 
 A new background (the wheel set turning or brought to rest) is copied in whole and every
-panel drawn again. The key is what keeps the picture true: whatever a panel shows must be
-in it (:func:`etg.ui.seat_panel.seat_panel`), or a change would not reach the screen.
+panel drawn again. Each change is numbered (:attr:`PanelLayer.version`) and its areas kept
+for a few frames, so that a canvas holding an older picture of the layer can be brought up
+to date where it changed (:meth:`PanelLayer.changes_since`, :mod:`etg.ui.overdraw`).
+
+The key is what keeps the picture true: whatever a panel shows must be in it
+(:func:`etg.ui.seat_panel.seat_panel`), or a change would not reach the screen.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -52,6 +57,10 @@ class PanelLayer:
         self._keys: dict[tuple[int, int, int, int], object] = {}
         self.redrawn = 0
         """How many panels were drawn since the layer was made (for tests)."""
+        self.version = 0
+        """Counts the changes to the layer's picture: one a call to :meth:`over` that
+        changed it."""
+        self._changes: deque[tuple[int, list[pygame.Rect] | None]] = deque(maxlen=CHANGES_KEPT)
 
     def over(self, base: pygame.Surface, panels: Sequence[Panel]) -> pygame.Surface:
         """`base` with `panels` drawn on it in order, as they are now (a kept surface: blit
@@ -61,6 +70,7 @@ class PanelLayer:
             layer = self._layer = base.copy()
             self._base = base
             self._keys.clear()
+            self._changed(None)
         bounds = base.get_rect()
         areas = [panel.rect.inflate(2 * panel.margin, 2 * panel.margin).clip(bounds)
                  for panel in panels]
@@ -70,7 +80,10 @@ class PanelLayer:
             if where not in self._keys or self._keys[where] != panel.key:
                 changed.append(area)
                 self._keys[where] = panel.key
-        for rect in _disjoint(changed):
+        redrawn = _disjoint(changed)
+        if redrawn:
+            self._changed(redrawn)
+        for rect in redrawn:
             layer.blit(base, rect, rect)
             try:
                 for panel, area in zip(panels, areas, strict=True):
@@ -81,6 +94,30 @@ class PanelLayer:
             finally:
                 layer.set_clip(None)
         return layer
+
+    def changes_since(self, version: int) -> list[pygame.Rect] | None:
+        """The areas of the layer that changed after `version`; None if it changed whole
+        (a new background) or `version` is older than the changes kept."""
+        if version == self.version:
+            return []
+        newer = [areas for number, areas in self._changes if number > version]
+        if len(newer) != self.version - version:
+            return None
+        out: list[pygame.Rect] = []
+        for areas in newer:
+            if areas is None:
+                return None
+            out += areas
+        return out
+
+    def _changed(self, areas: list[pygame.Rect] | None) -> None:
+        self.version += 1
+        self._changes.append((self.version, areas))
+
+
+CHANGES_KEPT = 8
+"""How many of the layer's changes are kept: a canvas is at most a few frames behind (the
+scaled displays draw on three in turn)."""
 
 
 def _disjoint(rects: list[pygame.Rect]) -> list[pygame.Rect]:

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from etg.table.controller import Table
     from etg.table.timekeeper import Timekeeper
     from etg.ui.audio import Audio
+    from etg.ui.overdraw import CanvasFrames
 
 
 # --- what a scene is given: input ---------------------------------------------------------
@@ -190,6 +191,11 @@ class Context(Protocol):
 
     def is_top(self, scene: Scene) -> bool:
         """``scene`` is the one on top of the stack (it gets the touches)."""
+        ...
+
+    @property
+    def canvas_frames(self) -> CanvasFrames:
+        """Which frame each of the players' canvases holds (:mod:`etg.ui.overdraw`)."""
         ...
 
     def switch_paytable(self, loaded: LoadedPaytable, operator: str) -> str | None:

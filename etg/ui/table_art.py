@@ -27,6 +27,7 @@ from etg.ui.cards import card_back, card_face, card_shadow
 from etg.ui.chips import chip
 from etg.ui.flights import draw_animations
 from etg.ui.layout import TableLayout
+from etg.ui.overdraw import Overdraw, put_back
 from etg.ui.panel_layer import Panel
 from etg.ui.presenter import (
     Presenter,
@@ -92,18 +93,20 @@ class TableArt:
         self.wheel = wheel
         self.history = history
 
-    def draw_under(self, surface: pygame.Surface, layer: pygame.Surface, now: float,
-                   view: FrameView) -> None:
-        """`layer` (the background with :meth:`panels` and the seats' panels on it) and
-        everything on the felt over it but what moves (:meth:`draw_over`)."""
+    def draw_under(self, surface: pygame.Surface, layer: pygame.Surface,
+                   changed: list[pygame.Rect] | None, now: float, view: FrameView,
+                   over: Overdraw) -> None:
+        """`layer` (the background with :meth:`panels` and the seats' panels on it), put
+        back where `surface` differs from it (`changed`; None: whole), and everything on the
+        felt over it but what moves (:meth:`draw_over`); where it drew goes to `over`."""
         shown = self.presenter.shown
         still = None if self.wheel is None else self.wheel.still(now)
-        surface.blit(layer, (0, 0))
+        put_back(surface, layer, changed)
         if self.wheel is not None:
             if still is None:
-                self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
-            self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now)
-            self._draw_wheel_result(surface, shown, now)
+                over.add(self.wheel.draw_rings(surface, self.layout.wheel_centre, now))
+            over.add(self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now))
+            over.add(self._draw_wheel_result(surface, shown, now))
 
     def panels(self, now: float, view: FrameView) -> list[Panel]:
         """The wheel's rings while they rest, the top bar, the meters, the dealer's cards, the
@@ -166,11 +169,14 @@ class TableArt:
         if still is not None and self.wheel is not None:
             self.wheel.draw_rings(surface, self.layout.wheel_centre, now)
 
-    def draw_over(self, surface: pygame.Surface, now: float, view: FrameView) -> None:
-        """What moves over the table, and a tilt's notice over everything."""
-        draw_animations(surface, self.presenter, now)
+    def draw_over(self, surface: pygame.Surface, now: float, view: FrameView,
+                  over: Overdraw) -> None:
+        """What moves over the table, and a tilt's notice over everything; where it drew
+        goes to `over`."""
+        draw_animations(surface, self.presenter, now, over)
         if view.tilted:
             self._draw_tilt(surface, list(view.causes))
+            over.everything()
 
     def _draw_tilt(self, surface: pygame.Surface, causes: list[str]) -> None:
         """Play has stopped: say so to the players, and the cause to the attendant."""
@@ -310,21 +316,23 @@ class TableArt:
                 draw_text(surface, marks, PLAYER_TEXT, theme.WAR if "W" in marks else theme.GOLD,
                           tag.center)
 
-    def _draw_wheel_result(self, surface: pygame.Surface, shown: TableState, now: float) -> None:
-        """Under the stopped wheel: what each ring stopped on, from the recorded stops."""
+    def _draw_wheel_result(self, surface: pygame.Surface, shown: TableState,
+                           now: float) -> pygame.Rect:
+        """Under the stopped wheel: what each ring stopped on, from the recorded stops.
+        Returns the box of what it drew (empty: nothing)."""
         stops = shown.round.wheel
         bonus = shown.paytable.bonus_spin
         if stops is None or bonus is None or (self.wheel is not None and
                                               self.wheel.spinning(now)):
-            return
+            return pygame.Rect(0, 0, 0, 0)
         words = (f"COMMUNITY {bonus.community_ring[stops.community].symbol}  ·  "
                  f"HOT SPOT SEAT {stops.seat}  ·  {bonus.hot_spot_ring[stops.hot_spot].symbol}")
         x, y, w, h = self.layout.wheel_box
         plate = pygame.Rect(round(x) + 40, round(y + h) - 44, round(w) - 80, 40)
         pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
         pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
-        draw_text(surface, words, PLAYER_TEXT, theme.WIN, plate.center,
-                  max_width=plate.width - 16)
+        return plate.union(draw_text(surface, words, PLAYER_TEXT, theme.WIN, plate.center,
+                                     max_width=plate.width - 16))
 
     def _draw_spots(self, surface: pygame.Surface, shown: TableState, hidden: set[CardKey],
                     settled: bool, view: FrameView) -> None:

@@ -59,39 +59,43 @@ def recap_words(presenter: Presenter, shown: TableState, now: float) -> str | No
     return f"ROUND {r.number}  ·  DEALER {r.dealer_card.code}{war}  ·  {paid}"
 
 
-def draw_result(surface: pygame.Surface, seat: SeatLayout, result: SeatResult) -> None:
+def draw_result(surface: pygame.Surface, seat: SeatLayout, result: SeatResult) -> pygame.Rect:
     """What the seat is paid back (stake and winnings) as worked out (:func:`seat_result`),
     counting up as the chips land, spot by spot; at the round's end a seat that lost
     everything is quietly dimmed. (While a seat is deciding War or Surrender its controls
-    come first: its caller shows no result then.)"""
+    come first: its caller shows no result then.) Returns the box of what it drew."""
     rect = pygame.Rect(*map(round, seat.rect))
     if result.dimmed:
-        surface.blit(_dimmer(rect.size), rect)
-        return
+        return surface.blit(_dimmer(rect.size), rect)
     ribbon = pygame.Rect(rect.x + 4, rect.y + 44, rect.width - 8, 60 + 26 * len(result.lines))
     pygame.draw.rect(surface, theme.INK, ribbon, border_radius=10)
     pygame.draw.rect(surface, theme.WIN, ribbon, width=3, border_radius=10)
-    draw_text(surface, "PAID", 20, theme.CREAM, (ribbon.x + 12, ribbon.y + 30), "midleft")
-    draw_amount(surface, result.paid, 30, theme.WIN, (ribbon.right - 12, ribbon.y + 30),
-                "midright", max_width=ribbon.width - 80)
+    drawn = ribbon.union(draw_text(surface, "PAID", 20, theme.CREAM,
+                                   (ribbon.x + 12, ribbon.y + 30), "midleft"))
+    drawn.union_ip(draw_amount(surface, result.paid, 30, theme.WIN,
+                               (ribbon.right - 12, ribbon.y + 30), "midright",
+                               max_width=ribbon.width - 80))
     for i, (where, cents) in enumerate(result.lines):
         y = ribbon.y + 72 + 26 * i
-        draw_text(surface, where, 20, theme.CREAM, (ribbon.x + 12, y), "midleft",
-                  Style.CONDENSED)
-        draw_amount(surface, cents, 20, theme.WHITE, (ribbon.right - 12, y), "midright",
-                    Style.CONDENSED)
+        drawn.union_ip(draw_text(surface, where, 20, theme.CREAM, (ribbon.x + 12, y), "midleft",
+                                 Style.CONDENSED))
+        drawn.union_ip(draw_amount(surface, cents, 20, theme.WHITE, (ribbon.right - 12, y),
+                                   "midright", Style.CONDENSED))
+    return drawn
 
 
 def draw_recap(surface: pygame.Surface, presenter: Presenter, layout: TableLayout,
-               shown: TableState, now: float) -> None:
-    """The round at its end, in one line over the spots: its cards and what it paid."""
+               shown: TableState, now: float) -> pygame.Rect:
+    """The round at its end, in one line over the spots: its cards and what it paid. Returns
+    the box of what it drew (empty: nothing)."""
     words = recap_words(presenter, shown, now)
     if words is None:
-        return
+        return pygame.Rect(0, 0, 0, 0)
     plate = pygame.Rect(*map(round, layout.banner_row))
     pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
     pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
-    draw_text(surface, words, 22, theme.GOLD, plate.center, max_width=plate.width - 20)
+    return plate.union(draw_text(surface, words, 22, theme.GOLD, plate.center,
+                                 max_width=plate.width - 20))
 
 
 def _paid_lines(paid: list[Paid], now: float) -> list[tuple[str, int]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,7 @@ from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
+from etg.ui.overdraw import Overdraw
 from etg.ui.panel_layer import PanelLayer
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
@@ -124,6 +126,7 @@ class TableScene(Scene):
         self._spun: float | None = None  # when the spin last set going started
         self._background = table_background(self.layout, state)
         self._panels = PanelLayer()  # the background with the table's panels on it, kept
+        self._drawn_over: dict[int, _DrawnOver] = {}  # by canvas (id): see _to_put_back
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
         # Card faces are drawn the first time they are needed; the deck is rendered ahead
         # between frames (idle), so no frame of a deal makes one.
@@ -322,15 +325,48 @@ class TableScene(Scene):
             self.layout, self.presenter, table.committed.pending_decisions(), now, pressed,
             self._by_seat, self.in_hand if betting else {}, messages)
         layer = self._panels.over(self._background, [*self.art.panels(now, view), *panels])
-        self.art.draw_under(surface, layer, now, view)
+        over = Overdraw()  # where this frame draws over the layer
+        self.art.draw_under(surface, layer, self._to_put_back(surface, layer), now, view, over)
         for target in targets:
             if not target.name.startswith("seat:"):
-                draw_button(surface, target.button, target.name in pressed)
+                over.add(draw_button(surface, target.button, target.name in pressed))
         for seat, result in counting:
-            draw_result(surface, seat, result)
-        draw_recap(surface, self.presenter, self.layout, shown, now)
-        draw_jackpot_lock(surface, shown, now)
-        self.art.draw_over(surface, now, view)
+            over.add(draw_result(surface, seat, result))
+        over.add(draw_recap(surface, self.presenter, self.layout, shown, now))
+        over.add_all(draw_jackpot_lock(surface, shown, now))
+        self.art.draw_over(surface, now, view, over)
+        frame = self.ctx.canvas_frames.now(surface)
+        if frame is not None:
+            if len(self._drawn_over) >= _KEPT_CANVASES:
+                self._drawn_over.clear()  # canvases of windows gone (never more than four)
+            self._drawn_over[id(surface)] = _DrawnOver(frame, layer, self._panels.version,
+                                                       over.kept())
+
+    def _to_put_back(self, surface: pygame.Surface,
+                     layer: pygame.Surface) -> list[pygame.Rect] | None:
+        """Where `surface` differs from `layer`: what the last frame drawn on it drew over the
+        layer and where the layer has changed since; None if not known (the whole of it)."""
+        drawn = self._drawn_over.get(id(surface))
+        if (drawn is None or drawn.areas is None or drawn.layer is not layer
+                or drawn.frame != self.ctx.canvas_frames.before(surface)):
+            return None
+        since = self._panels.changes_since(drawn.version)
+        return None if since is None else drawn.areas + since
+
+
+@dataclass(frozen=True)
+class _DrawnOver:
+    """What the table's last frame on a canvas drew over its layer (:mod:`etg.ui.overdraw`)."""
+
+    frame: int  # the frame's number (CanvasFrames)
+    layer: pygame.Surface  # the layer it was drawn over, as it was at `version`
+    version: int
+    areas: list[pygame.Rect] | None  # None: not known, the whole canvas
+
+
+_KEPT_CANVASES = 8
+"""How many canvases' frames the table keeps before it forgets them all: a screen draws on
+at most four (:meth:`etg.ui.screen.Screen.begin`), and a new window makes new ones."""
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:

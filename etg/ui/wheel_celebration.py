@@ -27,26 +27,30 @@ CELEBRATION_S = 6.0
 
 
 def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: float,
-              title: str, amount: str, lasts: float = CELEBRATION_S, rays: bool = True) -> None:
+              title: str, amount: str, lasts: float = CELEBRATION_S,
+              rays: bool = True) -> list[pygame.Rect]:
     """A progressive hit or a big win: rays (a progressive hit's alone: the jackpot outshines
     a big win, and they are the costliest pixels of the frame), confetti and pulsing gold
     `title` over `amount` (which may count up from frame to frame), inside `rect`.
 
     It lasts `lasts` seconds from `started` and draws nothing outside that window. Every
     particle is a pure function of ``now - started`` (a fixed-seed table), so the same
-    moment always draws the same picture.
+    moment always draws the same picture. Returns the boxes it drew in (with rays, the whole
+    of `rect`: their polygons give none back).
     """
     t = now - started
     if not 0.0 <= t <= lasts or rect.width <= 0 or rect.height <= 0:
-        return
+        return []
     fade = max(0.0, min(1.0, t / 0.25, (lasts - t) / 0.6))
     clip = surface.get_clip()
     surface.set_clip(rect.clip(clip))
     try:
+        drawn = [rect.clip(clip)] if rays else []
         if rays:
             _draw_rays(surface, rect, t, fade)
-        _draw_confetti(surface, rect, t)
-        _draw_banner(surface, rect, t, fade, title, amount)
+        drawn += _draw_confetti(surface, rect, t)
+        drawn.append(_draw_banner(surface, rect, t, fade, title, amount))
+        return drawn
     finally:
         surface.set_clip(clip)
 
@@ -91,15 +95,17 @@ class _Line:
     def get_height(self) -> int:
         return max(g.get_height() for g in self.glyphs)
 
-    def draw(self, surface: pygame.Surface, midtop: tuple[int, int]) -> None:
+    def draw(self, surface: pygame.Surface, midtop: tuple[int, int]) -> pygame.Rect:
         """Each glyph straight onto ``surface``: a line that counts up changes every frame,
         and setting it on a surface of its own first cost the frame a millisecond. (The
         glyphs are kept and shared: never set their alpha, a fading line fades its own
-        surface, :func:`_faded_line`.)"""
+        surface, :func:`_faded_line`.) Returns the line's box."""
         x, y = midtop[0] - self.get_width() // 2, midtop[1]
+        box = pygame.Rect(x, y, self.get_width(), self.get_height())
         for glyph, advance in zip(self.glyphs, self.advances, strict=True):
             surface.blit(glyph, (x, y))
             x += advance
+        return box
 
 
 def _outlined_line(words: str, size: int, top: RGB, bottom: RGB, style: Style,
@@ -187,9 +193,9 @@ DRAG = 1.6
 """The confetti's air drag (per second): the burst slows to the fall's speed."""
 
 
-def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
+def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> list[pygame.Rect]:
     """A burst from the centre that drifts down under air drag (closed form, so pure in t).
-    Flakes not yet thrown or wholly outside the clip are not drawn."""
+    Flakes not yet thrown or wholly outside the clip are not drawn. Returns each flake's box."""
     c = _confetti()
     scale = max(rect.width, rect.height)
     fall = 0.22 * scale  # terminal speed, in pixels per second
@@ -212,9 +218,9 @@ def _draw_confetti(surface: pygame.Surface, rect: pygame.Rect, t: float) -> None
                         x + ux + wx, y + uy + wy, x - ux + wx, y - uy + wy], axis=1)[drawn]
     lit = np.rint(np.abs(flip[drawn]) * (SHADES - 1)).astype(np.intp)
     polygon, shades = pygame.draw.polygon, c.shades
-    for flake, (x0, y0, x1, y1, x2, y2, x3, y3), k in zip(
-            drawn.tolist(), corners.tolist(), lit.tolist(), strict=True):
-        polygon(surface, shades[flake][k], ((x0, y0), (x1, y1), (x2, y2), (x3, y3)))
+    return [polygon(surface, shades[flake][k], ((x0, y0), (x1, y1), (x2, y2), (x3, y3)))
+            for flake, (x0, y0, x1, y1, x2, y2, x3, y3), k in zip(
+                drawn.tolist(), corners.tolist(), lit.tolist(), strict=True)]
 
 
 def _draw_rays(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: float) -> None:
@@ -272,8 +278,9 @@ def _title_size(rect: pygame.Rect, title: str) -> int:
 
 
 def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: float, title: str,
-                 amount: str) -> None:
-    """The title pops in and pulses in gold; the amount follows beneath it."""
+                 amount: str) -> pygame.Rect:
+    """The title pops in and pulses in gold; the amount follows beneath it. Returns the box
+    drawn in."""
     size = _title_size(rect, title)
     face = _outlined(title, size, (255, 246, 180), (222, 142, 24), Style.BOLD,
                      max(2, size // 18))
@@ -287,7 +294,7 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
     panel = _panel(min(rect.width, width), min(rect.height, height))
     middle = (rect.centerx, rect.centery)
     panel.set_alpha(round(255 * min(1.0, fade)))  # a kept surface: its alpha set every time
-    surface.blit(panel, panel.get_rect(center=middle))
+    drawn = surface.blit(panel, panel.get_rect(center=middle))
     scale = _title_scale(t)
     title_y = middle[1] - line.get_height() // 2 - size // 12
     if t >= POP_S:  # landed: the pulse takes a few sizes over and over, so they are kept
@@ -299,18 +306,19 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
         else:
             halo, shown = _title_scaled(title, size, scale)
     halo.set_alpha(round(fade * (150 + 100 * math.sin(math.tau * 1.4 * t))))
-    surface.blit(halo, halo.get_rect(center=(middle[0], title_y)))
+    drawn.union_ip(surface.blit(halo, halo.get_rect(center=(middle[0], title_y))))
     shown.set_alpha(round(255 * min(1.0, fade)))  # kept surfaces: always set
-    surface.blit(shown, shown.get_rect(center=(middle[0], title_y)))
+    drawn.union_ip(surface.blit(shown, shown.get_rect(center=(middle[0], title_y))))
     if t >= 0.3:
         appear = min(1.0, (t - 0.3) / 0.3, fade)
         where = (middle[0], title_y + face.get_height() // 2)
         if appear < 1.0:
             faded = _faded_line(line)
             faded.set_alpha(round(255 * appear))
-            surface.blit(faded, faded.get_rect(midtop=where))
+            drawn.union_ip(surface.blit(faded, faded.get_rect(midtop=where)))
         else:
-            line.draw(surface, where)
+            drawn.union_ip(line.draw(surface, where))
+    return drawn
 
 
 def pop_ahead(rect: pygame.Rect, title: str, t: float) -> None:

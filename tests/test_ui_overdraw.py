@@ -1,0 +1,178 @@
+"""A frame of the table puts back only what the last frame on its canvas drew over the kept
+layer (:mod:`etg.ui.overdraw`), and looks exactly as if the layer were blitted whole."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from etg.core.state import Phase
+from etg.table.bots import busiest_bots
+from etg.ui import table_art
+from etg.ui.animations import BigWin
+from etg.ui.app import App
+from etg.ui.canvas import LOGICAL
+from etg.ui.demo import DemoDirector
+from etg.ui.overdraw import SLACK, CanvasFrames, Overdraw, put_back
+from etg.ui.panel_layer import CHANGES_KEPT, Panel, PanelLayer
+from etg.ui.table_scene import TableScene
+from etg.ui.toasts import draw_toasts
+from tests import kiosk_support as k
+
+
+def _gradient(size: tuple[int, int] = (200, 60)) -> pygame.Surface:
+    surface = pygame.Surface(size)
+    for x in range(size[0]):
+        pygame.draw.line(surface, (x % 256, 255 - x % 256, 90), (x, 0), (x, size[1] - 1))
+    return surface
+
+
+def _filled(rect: pygame.Rect, colour: tuple[int, int, int]) -> Panel:
+    return Panel(rect, colour, lambda surface: surface.fill(colour, rect), margin=2)
+
+
+def test_the_layer_numbers_its_changes_and_keeps_their_areas_for_a_few() -> None:
+    base, other = _gradient(), _gradient()
+    left, right = pygame.Rect(10, 10, 40, 40), pygame.Rect(100, 10, 40, 40)
+    layer = PanelLayer()
+    layer.over(base, [_filled(left, (200, 0, 0)), _filled(right, (0, 200, 0))])
+    first = layer.version
+    assert layer.changes_since(0) is None  # made whole from its background
+    assert layer.changes_since(first) == []
+    layer.over(base, [_filled(left, (200, 0, 0)), _filled(right, (0, 200, 0))])
+    assert layer.version == first  # nothing changed: no new number
+    layer.over(base, [_filled(left, (0, 0, 200)), _filled(right, (0, 200, 0))])
+    assert layer.version == first + 1
+    assert layer.changes_since(first) == [left.inflate(4, 4)]  # the panel and its margin
+    for shade in range(CHANGES_KEPT):
+        layer.over(base, [_filled(left, (shade, 0, 0)), _filled(right, (0, 200, 0))])
+    assert layer.changes_since(first) is None  # older than the changes kept
+    assert layer.changes_since(layer.version - 2) == [left.inflate(4, 4)] * 2
+    before = layer.version
+    layer.over(other, [_filled(left, (1, 2, 3)), _filled(right, (0, 200, 0))])
+    assert layer.changes_since(before) is None  # a new background: changed whole
+
+
+def test_putting_back_the_areas_drawn_over_gives_the_layer_again() -> None:
+    layer = _gradient()
+    canvas = layer.copy()
+    over = Overdraw()
+    over.add(pygame.draw.circle(canvas, (255, 255, 255), (40, 30), 12))
+    over.add(canvas.fill((0, 0, 0), (150, 5, 20, 8)))
+    assert pygame.image.tobytes(canvas, "RGB") != pygame.image.tobytes(layer, "RGB")
+    untouched = canvas.get_at((100, 30))
+    canvas.set_at((100, 30), (1, 2, 3))  # not drawn over, so not put back
+    put_back(canvas, layer, over.kept())
+    assert canvas.get_at((100, 30)) == (1, 2, 3)
+    canvas.set_at((100, 30), untouched)
+    assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(layer, "RGB")
+    assert over.areas[1] == pygame.Rect(150 - SLACK, 5 - SLACK, 20 + 2 * SLACK, 8 + 2 * SLACK)
+
+
+def test_most_of_the_canvas_or_an_unknown_area_is_put_back_whole() -> None:
+    layer = _gradient()
+    canvas = layer.copy()
+    canvas.set_at((199, 59), (1, 2, 3))  # outside every area given
+    put_back(canvas, layer, [pygame.Rect(0, 0, 150, 60)])  # three quarters: one whole blit
+    assert canvas.get_at((199, 59)) == layer.get_at((199, 59))
+    canvas.set_at((199, 59), (1, 2, 3))
+    over = Overdraw()
+    over.add(pygame.Rect(0, 0, 5, 5))
+    over.everything()  # something whose box is not known
+    assert over.kept() is None
+    put_back(canvas, layer, over.kept())
+    assert canvas.get_at((199, 59)) == layer.get_at((199, 59))
+
+
+def test_a_canvas_keeps_its_frame_number_until_something_else_draws_on_it() -> None:
+    frames = CanvasFrames()
+    one, two, elsewhere = pygame.Surface((4, 4)), pygame.Surface((4, 4)), pygame.Surface((4, 4))
+    frames.begin(one)
+    assert frames.before(one) is None
+    first = frames.now(one)
+    assert first is not None and frames.now(elsewhere) is None
+    frames.begin(two)
+    assert frames.now(one) is None  # not the canvas being drawn
+    frames.begin(one)
+    assert frames.before(one) == first
+    second = frames.now(one)
+    frames.spoil(one)  # a toast, another scene: the frame is no scene's alone
+    frames.begin(one)
+    assert frames.before(one) not in (None, first, second)
+    frames.forget()  # a new window
+    frames.begin(one)
+    assert frames.before(one) is None
+
+
+def _drawn_whole(app: App) -> bytes:
+    """What App.draw shows, with the table's layer blitted whole: the scenes drawn on a
+    surface that is no canvas of the screen's."""
+    start = max(i for i, scene in enumerate(app.stack) if scene.opaque)
+    surface = pygame.Surface(LOGICAL).convert()
+    for scene in app.stack[start:]:
+        scene.draw(surface, app.now)
+    draw_toasts(surface, app.toasts, app.now)
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.mark.slow  # a whole War, wheel and big-win round drawn frame by frame, twice: ~60 s
+@pytest.mark.parametrize("size", [LOGICAL, (1280, 800)])
+def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
+        tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bets and chips flying, the deal, War, the wheel turning and stopping, the big win's
+    confetti and counting line, payments counting up, the recap and a toast, at 1920×1080
+    (the window is the canvas) and scaled to 1280×800 (three canvases drawn on in turn)."""
+    config = k.config_copy(tmp_path, "maryland-community-7.yaml")
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8").replace(
+        "big_win_multiple: 20", "big_win_multiple: 2"), encoding="utf-8")
+    windowed = size != LOGICAL
+    app = k.make_app(tmp_path, config=k.sized(config, size) if windowed else config,
+                     demo=True, windowed=windowed)
+    assert isinstance(app.base, TableScene)
+    assert (app.canvas is app.window) is not windowed
+    app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
+    k.war_and_the_wheel(app)
+    whole: list[bool] = []
+    real_put_back = table_art.put_back
+
+    def noting(surface: pygame.Surface, layer: pygame.Surface,
+               areas: list[pygame.Rect] | None) -> None:
+        if surface is app.canvas:  # the frames', not the comparison's own drawing
+            whole.append(areas is None)
+        real_put_back(surface, layer, areas)
+
+    monkeypatch.setattr(table_art, "put_back", noting)
+    differ: list[tuple[int, str]] = []
+    drawn = app.draw
+
+    def draw_and_compare() -> None:  # before the frame goes on: the same state drawn twice
+        drawn()
+        if app.frames % 3 == 0 and pygame.image.tobytes(app.canvas, "RGB") != _drawn_whole(app):
+            differ.append((app.frames, app.table.state.phase.value))
+
+    monkeypatch.setattr(app, "draw", draw_and_compare)
+    seen, big_win = set(), False
+    for frame in range(60 * 120):
+        if frame == 300:
+            app.notify("A toast over the table: the canvas is the table's alone no more")
+        app.frame(1 / 60, draw=True)
+        app.table.writer.wait()
+        seen.add(app.table.state.phase)
+        big_win |= any(isinstance(a, BigWin) for a in app.base.presenter.active(app.now))
+        if app.rounds_finished >= 1 and app.settled:
+            break
+    app.screen.close()
+    assert app.rounds_finished >= 1
+    assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
+    assert big_win
+    assert differ == []
+    # and the table did put back only parts of it, in most frames
+    assert whole.count(False) > 0.8 * len(whole)
