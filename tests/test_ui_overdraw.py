@@ -35,7 +35,9 @@ def _gradient(size: tuple[int, int] = (200, 60)) -> pygame.Surface:
 
 
 def _filled(rect: pygame.Rect, colour: tuple[int, int, int]) -> Panel:
-    return Panel(rect, colour, lambda surface: surface.fill(colour, rect), margin=2)
+    def draw(surface: pygame.Surface) -> None:
+        surface.fill(colour, rect)
+    return Panel(rect, colour, draw, margin=2)
 
 
 def test_the_layer_numbers_its_changes_and_keeps_their_areas_for_a_few() -> None:
@@ -70,7 +72,7 @@ def test_putting_back_the_areas_drawn_over_gives_the_layer_again() -> None:
     untouched = canvas.get_at((100, 30))
     canvas.set_at((100, 30), (1, 2, 3))  # not drawn over, so not put back
     put_back(canvas, layer, over.kept())
-    assert canvas.get_at((100, 30)) == (1, 2, 3)
+    assert tuple(canvas.get_at((100, 30)))[:3] == (1, 2, 3)
     canvas.set_at((100, 30), untouched)
     assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(layer, "RGB")
     assert over.areas[1] == pygame.Rect(150 - SLACK, 5 - SLACK, 20 + 2 * SLACK, 8 + 2 * SLACK)
@@ -141,13 +143,12 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
     app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
     k.war_and_the_wheel(app)
     whole: list[bool] = []
-    real_put_back = table_art.put_back
 
     def noting(surface: pygame.Surface, layer: pygame.Surface,
                areas: list[pygame.Rect] | None) -> None:
         if surface is app.canvas:  # the frames', not the comparison's own drawing
             whole.append(areas is None)
-        real_put_back(surface, layer, areas)
+        put_back(surface, layer, areas)
 
     monkeypatch.setattr(table_art, "put_back", noting)
     differ: list[tuple[int, str]] = []
