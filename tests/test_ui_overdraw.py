@@ -20,7 +20,7 @@ from etg.ui.animations import BigWin
 from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
 from etg.ui.demo import DemoDirector
-from etg.ui.overdraw import SLACK, CanvasFrames, Overdraw, put_back
+from etg.ui.overdraw import SLACK, CanvasFrames, Overdraw, _copied_fast, _uncovered, put_back
 from etg.ui.panel_layer import CHANGES_KEPT, Panel, PanelLayer
 from etg.ui.table_scene import TableScene
 from etg.ui.toasts import draw_toasts
@@ -76,6 +76,23 @@ def test_putting_back_the_areas_drawn_over_gives_the_layer_again() -> None:
     canvas.set_at((100, 30), untouched)
     assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(layer, "RGB")
     assert over.areas[1] == pygame.Rect(150 - SLACK, 5 - SLACK, 20 + 2 * SLACK, 8 + 2 * SLACK)
+
+
+def test_an_area_inside_another_is_put_back_once_and_each_whole() -> None:
+    layer = _gradient((400, 100))
+    canvas = layer.copy()
+    banner, flake, edge = pygame.Rect(48, 10, 200, 60), pygame.Rect(60, 20, 10, 10), \
+        pygame.Rect(0, 80, 33, 10)
+    for area in (banner, flake, edge):
+        canvas.fill((255, 255, 255), area)
+    assert _uncovered([flake, banner, edge, banner.copy()]) == [banner, edge]
+    put_back(canvas, layer, [flake, banner, edge, banner.copy()])
+    assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(layer, "RGB")
+    for area in (banner, flake, edge, pygame.Rect(61, 5, 7, 7)):
+        grown = _copied_fast(area)  # a row SDL copies without its slow remainder
+        assert grown.contains(area)
+        assert grown.x % 4 or grown.width % 16 == 0
+        assert grown.width <= area.width + 15
 
 
 def test_most_of_the_canvas_or_an_unknown_area_is_put_back_whole() -> None:

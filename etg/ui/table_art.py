@@ -104,8 +104,8 @@ class TableArt:
         put_back(surface, layer, changed)
         if self.wheel is not None:
             if still is None:
-                over.add(self.wheel.draw_rings(surface, self.layout.wheel_centre, now))
-            over.add(self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now))
+                over.add_all(self.wheel.draw_rings(surface, self.layout.wheel_centre, now))
+            over.add_all(self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now))
             over.add(self._draw_wheel_result(surface, shown, now))
 
     def panels(self, now: float, view: FrameView) -> list[Panel]:

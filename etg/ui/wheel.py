@@ -282,28 +282,28 @@ class WheelView:
         self.draw_over_rings(surface, centre, now)
 
     def draw_rings(self, surface: pygame.Surface, centre: tuple[int, int],
-                   now: float) -> pygame.Rect:
+                   now: float) -> list[pygame.Rect]:
         """The three rings alone: while :meth:`still` they look the same from frame to frame,
-        so a caller may keep them drawn on its background. Returns the box drawn in."""
-        drawn = pygame.Rect(centre, (0, 0))
+        so a caller may keep them drawn on its background. Returns the boxes drawn in."""
+        drawn = []
         for k, ring in enumerate(self._rings):
             # Only the ring's own square (the corners a rotation adds are transparent), and
             # not the hole in its middle.
-            drawn.union_ip(blit_ring(surface, self._picture_at(k, now), centre,
-                                     self._arts[k].base.get_width(),
-                                     ring.radii[0] * self._radius))
+            drawn += blit_ring(surface, self._picture_at(k, now), centre,
+                               self._arts[k].base.get_width(), ring.radii[0] * self._radius)
         return drawn
 
     def draw_over_rings(self, surface: pygame.Surface, centre: tuple[int, int],
-                        now: float) -> pygame.Rect:
+                        now: float) -> list[pygame.Rect]:
         """The rim with its blinking bulbs, the hub and the pointer, over the rings. Returns
-        the box drawn in."""
+        the boxes drawn in: the rim's four strips, the hub's, the pointer's."""
         # The rim's middle is clear but for its bulbs' glow, just inside it.
         drawn = blit_ring(surface, self._rims[self._bulb_phase(now)], centre,
                           self._rims[0].get_width(), (RIM_INNER - 0.03) * self._radius)
-        drawn.union_ip(surface.blit(self._hub, self._hub.get_rect(center=centre)))
-        return drawn.union(surface.blit(self._pointer, (centre[0] + self._pointer_offset[0],
-                                                        centre[1] + self._pointer_offset[1])))
+        drawn.append(surface.blit(self._hub, self._hub.get_rect(center=centre)))
+        drawn.append(surface.blit(self._pointer, (centre[0] + self._pointer_offset[0],
+                                                  centre[1] + self._pointer_offset[1])))
+        return drawn
 
     def still(self, now: float) -> Hashable | None:
         """What the rings show at `now` when none of them is turning (equal keys: the same

@@ -307,10 +307,10 @@ def ring_segments(segments: Sequence[WheelSegment], fills: tuple[RGB, ...],
 
 
 def blit_ring(surface: pygame.Surface, picture: pygame.Surface, centre: tuple[int, int],
-              side: int, hole: float) -> pygame.Rect:
+              side: int, hole: float) -> list[pygame.Rect]:
     """The `side` × `side` square in the middle of `picture`, centred on `centre`, less the
     largest square inside a transparent hole of radius `hole`: four strips, about a third
-    fewer pixels to blend for the outer rings and the rim. Returns the box drawn in."""
+    fewer pixels to blend for the outer rings and the rim. Returns the boxes drawn in."""
     cx, cy = picture.get_width() // 2, picture.get_height() // 2
     left, top = cx - side // 2, cy - side // 2
     offset = (centre[0] - cx, centre[1] - cy)
@@ -322,10 +322,7 @@ def blit_ring(surface: pygame.Surface, picture: pygame.Surface, centre: tuple[in
                  pygame.Rect(left, cy + inside, side, top + side - cy - inside),
                  pygame.Rect(left, cy - inside, cx - inside - left, 2 * inside),
                  pygame.Rect(cx + inside, cy - inside, left + side - cx - inside, 2 * inside)]
-    drawn = pygame.Rect(centre, (0, 0))
-    for area in areas:
-        drawn.union_ip(surface.blit(picture, area.move(offset), area))
-    return drawn
+    return [surface.blit(picture, area.move(offset), area) for area in areas]
 
 
 @lru_cache(maxsize=12)
