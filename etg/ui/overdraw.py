@@ -3,12 +3,12 @@ canvas puts back only that.
 
 A frame of the table starts from its kept layer (:class:`etg.ui.panel_layer.PanelLayer`:
 the background with the panels on it) and draws what moves over it. Blitting the layer
-whole each frame read and wrote 16 MB at 1920×1080 and pushed out of the caches everything
-the frame drew next: in ``bench_frame``, a frame that skipped it (with a wrong picture) was
-1.2 to 1.5 ms faster at p50 and 2 to 3 ms at p99, in every phase. A canvas that still holds
-the last frame drawn on it differs from the layer only where that frame drew over it, and
-where the layer has changed since (:meth:`PanelLayer.changes_since`); only those areas are
-put back (:func:`put_back`).
+whole each frame read and wrote 16 MB at 1920×1080 and left everything the frame drew
+next to be fetched from memory again: in ``bench_frame``'s round, frames that skipped it
+(with a wrong picture) were over a millisecond faster at p50 in every phase, and more at
+p99 (``benchmarks/README.md``). A canvas that still holds the last frame drawn on it
+differs from the layer only where that frame drew over it, and where the layer has changed
+since (:meth:`PanelLayer.changes_since`); only those areas are put back (:func:`put_back`).
 
 So the frame notes where it draws over the layer as it draws (:class:`Overdraw`): each part
 adds the rectangle it drew in (what pygame's blits and draws return), or, where that is not
