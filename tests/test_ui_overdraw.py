@@ -20,7 +20,7 @@ from etg.ui.animations import BigWin
 from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
 from etg.ui.demo import DemoDirector
-from etg.ui.overdraw import SLACK, CanvasFrames, Overdraw, _copied_fast, _uncovered, put_back
+from etg.ui.overdraw import SLACK, CanvasNotes, Overdraw, _copied_fast, _uncovered, put_back
 from etg.ui.panel_layer import CHANGES_KEPT, Panel, PanelLayer
 from etg.ui.table_scene import TableScene
 from etg.ui.toasts import draw_toasts
@@ -110,24 +110,29 @@ def test_most_of_the_canvas_or_an_unknown_area_is_put_back_whole() -> None:
     assert canvas.get_at((199, 59)) == layer.get_at((199, 59))
 
 
-def test_a_canvas_keeps_its_frame_number_until_something_else_draws_on_it() -> None:
-    frames = CanvasFrames()
+def test_a_canvas_keeps_its_note_until_something_else_draws_on_it() -> None:
+    notes = CanvasNotes()
     one, two, elsewhere = pygame.Surface((4, 4)), pygame.Surface((4, 4)), pygame.Surface((4, 4))
-    frames.begin(one)
-    assert frames.before(one) is None
-    first = frames.now(one)
-    assert first is not None and frames.now(elsewhere) is None
-    frames.begin(two)
-    assert frames.now(one) is None  # not the canvas being drawn
-    frames.begin(one)
-    assert frames.before(one) == first
-    second = frames.now(one)
-    frames.spoil(one)  # a toast, another scene: the frame is no scene's alone
-    frames.begin(one)
-    assert frames.before(one) not in (None, first, second)
-    frames.forget()  # a new window
-    frames.begin(one)
-    assert frames.before(one) is None
+    notes.begin(one)
+    assert notes.held(one) is None
+    notes.keep(one, "first")
+    notes.keep(elsewhere, "never")  # not the canvas being drawn: no note
+    notes.begin(two)
+    assert notes.held(one) is None  # not the canvas being drawn
+    notes.begin(one)
+    assert notes.held(one) == "first"
+    notes.begin(elsewhere)
+    assert notes.held(elsewhere) is None
+    notes.begin(one)
+    assert notes.held(one) is None  # the frame before drew it and kept no note
+    notes.keep(one, "third")
+    notes.spoil(one)  # a toast, another scene: the frame is no scene's alone
+    notes.begin(one)
+    assert notes.held(one) is None
+    notes.keep(one, "fourth")
+    notes.forget()  # a new window
+    notes.begin(one)
+    assert notes.held(one) is None
 
 
 def _drawn_whole(app: App) -> bytes:

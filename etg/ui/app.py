@@ -41,7 +41,7 @@ from etg.ui.demo import demo_actor, demo_beat
 from etg.ui.display import Shots
 from etg.ui.input import InputAdapter, Touch
 from etg.ui.options import RunOptions
-from etg.ui.overdraw import CanvasFrames
+from etg.ui.overdraw import CanvasNotes
 from etg.ui.scene import FPS, FRAME_S, Close, Context, KeyPress, Nav, Quit, Scene, Show, Touched
 from etg.ui.screen import Screen
 from etg.ui.toasts import Toast, draw_toasts, with_toast
@@ -367,8 +367,8 @@ class App:
         return self.screen.canvas
 
     @property
-    def canvas_frames(self) -> CanvasFrames:
-        return self.screen.frames
+    def canvas_notes(self) -> CanvasNotes:
+        return self.screen.notes
 
     @property
     def window(self) -> pygame.Surface:
@@ -394,7 +394,7 @@ class App:
             scene.draw(canvas, self.now)
         self.toasts = draw_toasts(canvas, self.toasts, self.now)
         if len(drawn) > 1 or self.toasts:  # not one scene's picture alone (etg.ui.overdraw)
-            self.screen.frames.spoil(canvas)
+            self.screen.notes.spoil(canvas)
 
     @property
     def settled(self) -> bool:

@@ -12,9 +12,9 @@ since (:meth:`PanelLayer.changes_since`); only those areas are put back (:func:`
 
 So the frame notes where it draws over the layer as it draws (:class:`Overdraw`): each part
 adds the rectangle it drew in (what pygame's blits and draws return), or, where that is not
-known, the whole canvas. Which frame a canvas holds is :class:`CanvasFrames`' business: a
-canvas that anything else was drawn on since (another scene, a toast, a new window) is put
-back whole. The picture is the one the whole blit gives; ``tests/test_ui_overdraw.py``
+known, the whole canvas. What a canvas holds is :class:`CanvasNotes`' business: a canvas
+that anything else was drawn on since (another scene, a toast, a new window) is put back
+whole. The picture is the one the whole blit gives; ``tests/test_ui_overdraw.py``
 compares them frame by frame over whole rounds.
 """
 
@@ -103,43 +103,42 @@ LARGE = 10_000
 """An area of at least this many pixels is checked for others inside it (a few a frame)."""
 
 
-class CanvasFrames:
-    """Which frame each canvas last showed.
+class CanvasNotes:
+    """What each canvas holds, as the scene that drew it alone said.
 
-    The screen numbers each frame as it hands out its canvas (:meth:`begin`); a scene keeps
-    the number with what it drew, and finds it again (:meth:`before`) only if nothing else
-    has been drawn on that canvas since: the App marks a canvas that another scene or a
-    toast drew on too (:meth:`spoil`), and a new window forgets them all (:meth:`forget`).
+    A scene that draws a canvas keeps a note of what it drew there (:meth:`keep`); the next
+    frame on that canvas finds the note (:meth:`held`) only if nothing else was drawn on the
+    canvas in between: a frame that no scene keeps a note of (another scene drawn alone),
+    one the App marks as drawn on by a toast or a second scene too (:meth:`spoil`), and a
+    new window (:meth:`forget`) leave none.
     """
 
     def __init__(self) -> None:
-        self._count = 0
-        self._last: dict[int, int] = {}  # by id(): the canvases are the screen's, kept alive
+        self._notes: dict[int, object] = {}  # by id(): the canvases are the screen's, kept
         self._canvas: pygame.Surface | None = None
-        self._before: int | None = None
+        self._held: object | None = None
 
     def begin(self, canvas: pygame.Surface) -> None:
-        """`canvas` is about to be drawn on, as a new frame."""
-        self._count += 1
-        self._before = self._last.get(id(canvas))
-        self._last[id(canvas)] = self._count
+        """`canvas` is about to be drawn on, as a new frame: its note is taken off it."""
+        self._held = self._notes.pop(id(canvas), None)
         self._canvas = canvas
 
-    def now(self, surface: pygame.Surface) -> int | None:
-        """The number of the frame being drawn on `surface`; None if it is no canvas of the
-        screen's being drawn now (a screenshot, a test's surface)."""
-        return self._last.get(id(surface)) if surface is self._canvas else None
+    def held(self, surface: pygame.Surface) -> object | None:
+        """The note kept of what `surface` held before this frame; None if there is none, or
+        `surface` is no canvas of the screen's being drawn now (a screenshot, a test's)."""
+        return self._held if surface is self._canvas else None
 
-    def before(self, surface: pygame.Surface) -> int | None:
-        """The number of the frame `surface` held before this one (None: none, or unknown)."""
-        return self._before if surface is self._canvas else None
+    def keep(self, surface: pygame.Surface, note: object) -> None:
+        """What this frame drew on `surface` (ignored for a surface that is not the canvas
+        being drawn)."""
+        if surface is self._canvas:
+            self._notes[id(surface)] = note
 
     def spoil(self, canvas: pygame.Surface) -> None:
-        """Something else was drawn on `canvas` in this frame: no frame number is kept for it."""
-        self._count += 1
-        self._last[id(canvas)] = self._count
+        """Something else was drawn on `canvas` in this frame: no note stands for it."""
+        self._notes.pop(id(canvas), None)
 
     def forget(self) -> None:
-        """New canvases (a new window): none holds a known frame."""
-        self._last.clear()
-        self._canvas = self._before = None
+        """New canvases (a new window): none holds a known picture."""
+        self._notes.clear()
+        self._canvas = self._held = None

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from etg.table.controller import Table
     from etg.table.timekeeper import Timekeeper
     from etg.ui.audio import Audio
-    from etg.ui.overdraw import CanvasFrames
+    from etg.ui.overdraw import CanvasNotes
 
 
 # --- what a scene is given: input ---------------------------------------------------------
@@ -194,8 +194,8 @@ class Context(Protocol):
         ...
 
     @property
-    def canvas_frames(self) -> CanvasFrames:
-        """Which frame each of the players' canvases holds (:mod:`etg.ui.overdraw`)."""
+    def canvas_notes(self) -> CanvasNotes:
+        """What each of the players' canvases holds (:mod:`etg.ui.overdraw`)."""
         ...
 
     def switch_paytable(self, loaded: LoadedPaytable, operator: str) -> str | None:

@@ -37,7 +37,7 @@ import pygame
 from etg.ui import theme
 from etg.ui.canvas import LOGICAL, Viewport
 from etg.ui.input import InputAdapter, Phase, Touch
-from etg.ui.overdraw import CanvasFrames
+from etg.ui.overdraw import CanvasNotes
 from etg.ui.scaling import (
     Grid,
     changed_tiles,
@@ -80,8 +80,8 @@ class Screen:
         self.input = InputAdapter(self.viewport)
         self._scaling: _Scaling | None = None
         self._unshown = False  # a picture is in (or on its way into) the window, not flipped
-        self.frames = CanvasFrames()
-        """Which frame each canvas holds (a scene puts back only what it drew over)."""
+        self.notes = CanvasNotes()
+        """What each canvas holds, as the scene that drew it noted (:mod:`etg.ui.overdraw`)."""
         self._prepare(window)
         self.presses: dict[str, Press] = {}
 
@@ -147,7 +147,7 @@ class Screen:
         the scaled picture and the comparison's scratch, eight to thirty megabytes that
         would otherwise be made (and faulted in) by the first frames, the idle table's."""
         self._window = window
-        self.frames.forget()
+        self.notes.forget()
         self.canvas = _canvas_for(window)
         self._canvases = [self.canvas]  # three, drawn on in turn (see begin)
         self._scaled: pygame.Surface | None = None  # the window's picture area, scaled into
@@ -167,7 +167,7 @@ class Screen:
         do but the last one scaled (the next is compared with it) and, while a scaling is
         under way, the one it compares with."""
         if self.canvas is self._window:
-            self.frames.begin(self.canvas)
+            self.notes.begin(self.canvas)
             return self.canvas
         kept = [self._shown]
         job = self._scaling
@@ -178,7 +178,7 @@ class Screen:
             free.append(pygame.Surface(LOGICAL).convert())
             self._canvases.append(free[0])
         self.canvas = free[0]
-        self.frames.begin(self.canvas)
+        self.notes.begin(self.canvas)
         return self.canvas
 
     def present(self) -> None:

@@ -126,7 +126,6 @@ class TableScene(Scene):
         self._spun: float | None = None  # when the spin last set going started
         self._background = table_background(self.layout, state)
         self._panels = PanelLayer()  # the background with the table's panels on it, kept
-        self._drawn_over: dict[int, _DrawnOver] = {}  # by canvas (id): see _to_put_back
         self.art = TableArt(self.layout, self.presenter, self.wheel, self.history)
         # Card faces are drawn the first time they are needed; the deck is rendered ahead
         # between frames (idle), so no frame of a deal makes one.
@@ -335,20 +334,15 @@ class TableScene(Scene):
         over.add(draw_recap(surface, self.presenter, self.layout, shown, now))
         over.add_all(draw_jackpot_lock(surface, shown, now))
         self.art.draw_over(surface, now, view, over)
-        frame = self.ctx.canvas_frames.now(surface)
-        if frame is not None:
-            if len(self._drawn_over) >= _KEPT_CANVASES:
-                self._drawn_over.clear()  # canvases of windows gone (never more than four)
-            self._drawn_over[id(surface)] = _DrawnOver(frame, layer, self._panels.version,
-                                                       over.kept())
+        self.ctx.canvas_notes.keep(surface, _DrawnOver(layer, self._panels.version,
+                                                        over.kept()))
 
     def _to_put_back(self, surface: pygame.Surface,
                      layer: pygame.Surface) -> list[pygame.Rect] | None:
         """Where `surface` differs from `layer`: what the last frame drawn on it drew over the
         layer and where the layer has changed since; None if not known (the whole of it)."""
-        drawn = self._drawn_over.get(id(surface))
-        if (drawn is None or drawn.areas is None or drawn.layer is not layer
-                or drawn.frame != self.ctx.canvas_frames.before(surface)):
+        drawn = self.ctx.canvas_notes.held(surface)
+        if not isinstance(drawn, _DrawnOver) or drawn.areas is None or drawn.layer is not layer:
             return None
         since = self._panels.changes_since(drawn.version)
         return None if since is None else drawn.areas + since
@@ -356,17 +350,11 @@ class TableScene(Scene):
 
 @dataclass(frozen=True)
 class _DrawnOver:
-    """What the table's last frame on a canvas drew over its layer (:mod:`etg.ui.overdraw`)."""
+    """What the table's frame on a canvas drew over its layer (:mod:`etg.ui.overdraw`)."""
 
-    frame: int  # the frame's number (CanvasFrames)
     layer: pygame.Surface  # the layer it was drawn over, as it was at `version`
     version: int
     areas: list[pygame.Rect] | None  # None: not known, the whole canvas
-
-
-_KEPT_CANVASES = 8
-"""How many canvases' frames the table keeps before it forgets them all: a screen draws on
-at most four (:meth:`etg.ui.screen.Screen.begin`), and a new window makes new ones."""
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:
