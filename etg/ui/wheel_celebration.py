@@ -45,9 +45,10 @@ def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: f
     clip = surface.get_clip()
     surface.set_clip(rect.clip(clip))
     try:
-        drawn = [rect.clip(clip)] if rays else []
+        drawn = []
         if rays:
             _draw_rays(surface, rect, t, fade)
+            drawn.append(rect.clip(clip))
         drawn += _draw_confetti(surface, rect, t)
         drawn.append(_draw_banner(surface, rect, t, fade, title, amount))
         return drawn
