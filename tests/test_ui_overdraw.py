@@ -8,6 +8,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
@@ -15,12 +16,13 @@ import pytest
 
 from etg.core.state import Phase
 from etg.table.bots import busiest_bots
-from etg.ui import table_art
+from etg.ui import overdraw
 from etg.ui.animations import BigWin
 from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
 from etg.ui.demo import DemoDirector
 from etg.ui.overdraw import SLACK, CanvasNotes, Overdraw, _copied_fast, _uncovered, put_back
+from etg.ui.overdraw import _draw_inside as draw_inside
 from etg.ui.panel_layer import CHANGES_KEPT, Panel, PanelLayer
 from etg.ui.table_scene import TableScene
 from etg.ui.toasts import draw_toasts
@@ -71,7 +73,7 @@ def test_putting_back_the_areas_drawn_over_gives_the_layer_again() -> None:
     assert pygame.image.tobytes(canvas, "RGB") != pygame.image.tobytes(layer, "RGB")
     untouched = canvas.get_at((100, 30))
     canvas.set_at((100, 30), (1, 2, 3))  # not drawn over, so not put back
-    put_back(canvas, layer, over.kept())
+    put_back(canvas, layer, over.kept().areas)
     assert tuple(canvas.get_at((100, 30)))[:3] == (1, 2, 3)
     canvas.set_at((100, 30), untouched)
     assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(layer, "RGB")
@@ -105,9 +107,63 @@ def test_most_of_the_canvas_or_an_unknown_area_is_put_back_whole() -> None:
     over = Overdraw()
     over.add(pygame.Rect(0, 0, 5, 5))
     over.everything()  # something whose box is not known
-    assert over.kept() is None
-    put_back(canvas, layer, over.kept())
+    assert over.kept().areas is None
+    put_back(canvas, layer, over.kept().areas)
     assert canvas.get_at((199, 59)) == layer.get_at((199, 59))
+
+
+def test_disjoint_pieces_cover_each_pixel_of_the_rectangles_once() -> None:
+    rects = [pygame.Rect(0, 0, 30, 20), pygame.Rect(10, 5, 30, 30), pygame.Rect(12, 8, 4, 4),
+             pygame.Rect(50, 50, 0, 9), pygame.Rect(35, 0, 10, 40)]
+    pieces = overdraw.disjoint_pieces(rects)
+    counts = pygame.Surface((60, 60))
+    for piece in pieces:
+        for x in range(piece.left, piece.right):
+            for y in range(piece.top, piece.bottom):
+                assert counts.get_at((x, y))[0] == 0, (x, y)
+                counts.set_at((x, y), (1, 0, 0))
+    covered = {(x, y) for r in rects for x in range(r.left, r.right) for y in range(r.top, r.bottom)}
+    assert {(x, y) for x in range(60) for y in range(60) if counts.get_at((x, y))[0]} == covered
+
+
+def _rim(surface: pygame.Surface) -> list[pygame.Rect]:
+    """A translucent ring of a standing overlay: blended twice anywhere, it shows."""
+    ring = pygame.Surface((80, 40), pygame.SRCALPHA)
+    pygame.draw.rect(ring, (250, 200, 40, 120), ring.get_rect(), width=6)
+    return [surface.blit(ring, (60, 10))]
+
+
+def test_a_standing_overlay_is_left_and_drawn_again_only_where_something_crossed_it() -> None:
+    layer = _gradient()
+    canvas = layer.copy()
+    first = Overdraw()
+    overdraw.put_back_and_stand(canvas, layer, None, [overdraw.Standing("lit", _rim)], first)
+    flake = pygame.draw.circle(canvas, (255, 255, 255), (64, 14), 9)  # over the ring's corner
+    first.add(flake)
+    expected = layer.copy()
+    _rim(expected)
+    drawn: list[pygame.Rect] = []
+
+    def rim_noting(surface: pygame.Surface) -> list[pygame.Rect]:
+        drawn.append(surface.get_clip())
+        return _rim(surface)
+
+    second = Overdraw()
+    held = first.kept()
+    overdraw.put_back_and_stand(canvas, layer, held, [overdraw.Standing("lit", rim_noting)],
+                                second)
+    assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(expected, "RGB")
+    assert drawn and all(flake.inflate(2 * SLACK + 2, 2 * SLACK).contains(c) for c in drawn)
+    assert second.kept().standing == held.standing  # it stands on
+    # another key (the bulbs blink): its old boxes are put back and it is drawn whole
+    third = Overdraw()
+    canvas.fill((0, 0, 0), (70, 12, 60, 30))  # as if the old picture differed
+    overdraw.put_back_and_stand(canvas, layer, second.kept(),
+                                [overdraw.Standing("dark", _rim)], third)
+    assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(expected, "RGB")
+    with pytest.raises(ValueError, match="before every other"):
+        third.add(flake)
+        third.stand("late", [flake])
 
 
 def test_a_canvas_keeps_its_note_until_something_else_draws_on_it() -> None:
@@ -165,14 +221,21 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
     app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
     k.war_and_the_wheel(app)
     whole: list[bool] = []
+    stood: list[int] = []
 
     def noting(surface: pygame.Surface, layer: pygame.Surface,
-               areas: list[pygame.Rect] | None) -> None:
+               areas: list[pygame.Rect] | None) -> list[pygame.Rect]:
         if surface is app.canvas:  # the frames', not the comparison's own drawing
             whole.append(areas is None)
-        put_back(surface, layer, areas)
+        return put_back(surface, layer, areas)
 
-    monkeypatch.setattr(table_art, "put_back", noting)
+    def standing(surface: pygame.Surface, restored: list[pygame.Rect],
+                 boxes: Sequence[pygame.Rect], draw: Callable[[pygame.Surface], object]) -> None:
+        stood.append(app.frames)
+        draw_inside(surface, restored, boxes, draw)
+
+    monkeypatch.setattr(overdraw, "put_back", noting)
+    monkeypatch.setattr(overdraw, "_draw_inside", standing)
     differ: list[tuple[int, str]] = []
     drawn = app.draw
 
@@ -197,5 +260,7 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
     assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
     assert big_win
     assert differ == []
-    # and the table did put back only parts of it, in most frames
+    # and the table did put back only parts of it, in most frames, and left the resting
+    # wheel's rim and result standing in many
     assert whole.count(False) > 0.8 * len(whole)
+    assert len(set(stood)) > 0.3 * len(whole)

@@ -16,10 +16,20 @@ known, the whole canvas. What a canvas holds is :class:`CanvasNotes`' business: 
 that anything else was drawn on since (another scene, a toast, a new window) is put back
 whole. The picture is the one the whole blit gives; ``tests/test_ui_overdraw.py``
 compares them frame by frame over whole rounds.
+
+Some overlays look the same from frame to frame: the resting wheel's rim (its bulbs blink
+twice in three seconds), hub and pointer, and what the wheel stopped on. Putting them back
+and drawing them again each frame cost about a millisecond of every frame the wheel was at
+rest. Such an overlay *stands* (:class:`Standing`): it is drawn first, right after the
+layer is put back, with a key that is equal while its picture is. When the last frame on a
+canvas drew the same standing overlays with the same keys, they are left where they are and
+drawn again only inside what was put back around them (a flake of confetti crossing the
+rim, a banner over its edge), clipped to it (:func:`put_back_and_stand`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import pygame
@@ -32,12 +42,24 @@ WHOLE_SHARE = 0.5
 """Past this share of the canvas, the areas to put back are put back as one whole blit."""
 
 
+@dataclass(frozen=True)
+class Held:
+    """What a canvas holds over the layer, as the last frame drawn on it noted."""
+
+    areas: list[pygame.Rect] | None
+    """Where it drew over the layer, standing overlays aside (None: not known, the whole)."""
+    standing: tuple[tuple[Hashable, tuple[pygame.Rect, ...]], ...] = ()
+    """Its standing overlays, in the order drawn: each one's key and boxes."""
+
+
 @dataclass
 class Overdraw:
-    """Where a frame drew over the layer: rectangles, or the whole canvas."""
+    """Where a frame drew over the layer: rectangles, or the whole canvas; and its standing
+    overlays."""
 
     areas: list[pygame.Rect] = field(default_factory=list)
     whole: bool = False
+    standing: list[tuple[Hashable, tuple[pygame.Rect, ...]]] = field(default_factory=list)
 
     def add(self, area: pygame.Rect) -> None:
         """Something was drawn inside `area`."""
@@ -48,26 +70,116 @@ class Overdraw:
         for area in areas:
             self.add(area)
 
+    def stand(self, key: Hashable, boxes: Sequence[pygame.Rect]) -> None:
+        """A standing overlay with `key` is drawn inside `boxes` (:class:`Standing`): before
+        anything else is drawn over the layer, or the next frame could not leave it."""
+        if self.areas or self.whole:
+            raise ValueError("a standing overlay is drawn before every other overlay")
+        self.standing.append((key, tuple(box.inflate(2 * SLACK, 2 * SLACK)
+                                         for box in boxes if box.width and box.height)))
+
     def everything(self) -> None:
         """Something was drawn whose extent is not known: the whole canvas is put back."""
         self.whole = True
 
-    def kept(self) -> list[pygame.Rect] | None:
-        """What the next frame on this canvas puts back of it (None: the whole canvas)."""
-        return None if self.whole else self.areas
+    def kept(self) -> Held:
+        """What the next frame on this canvas finds on it."""
+        return Held(None if self.whole else self.areas, tuple(self.standing))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An overlay that looks the same while `key` does (equal keys: the same pixels in the
+    same places). `draw` draws it whole (clipped to the surface's clip) and returns the
+    boxes it drew in."""
+
+    key: Hashable
+    draw: Callable[[pygame.Surface], list[pygame.Rect]]
+
+
+def put_back_and_stand(surface: pygame.Surface, layer: pygame.Surface, held: Held | None,
+                       standing: Sequence[Standing], over: Overdraw) -> None:
+    """`layer` put back where `surface` differs from it (`held`: None, not known) but under
+    `standing` overlays that the last frame drew there with the same keys, and `standing`
+    drawn over it: whole, or (when every key is the last frame's) only inside what was put
+    back. Their boxes go to `over`.
+
+    What is left is right: a pixel not put back was drawn over by no overlay of the last
+    frame but standing ones, and by the same ones in the same order that this frame draws
+    (which draws every other overlay after them); the layer under it has not changed.
+    """
+    areas = None if held is None else held.areas
+    keys = tuple(overlay.key for overlay in standing)
+    stood = areas is not None and held is not None \
+        and tuple(key for key, _ in held.standing) == keys
+    if areas is not None and held is not None and not stood:
+        areas = areas + [box for _, boxes in held.standing for box in boxes]
+    restored = put_back(surface, layer, areas)
+    for i, overlay in enumerate(standing):
+        if stood and held is not None:
+            boxes = held.standing[i][1]
+            _draw_inside(surface, restored, boxes, overlay.draw)
+            over.standing.append((overlay.key, boxes))
+        else:
+            over.stand(overlay.key, overlay.draw(surface))
 
 
 def put_back(surface: pygame.Surface, layer: pygame.Surface,
-             areas: list[pygame.Rect] | None) -> None:
-    """`layer` blitted onto `surface` inside `areas`, or whole (None, or most of it)."""
+             areas: list[pygame.Rect] | None) -> list[pygame.Rect]:
+    """`layer` blitted onto `surface` inside `areas`, or whole (None, or most of it).
+    Returns the rectangles blitted."""
+    bounds = surface.get_rect()
     if areas is not None:
-        bounds = surface.get_rect()
         areas = _uncovered([area.clip(bounds) for area in areas])
         if sum(a.width * a.height for a in areas) <= WHOLE_SHARE * bounds.width * bounds.height:
-            surface.blits([(layer, area, area) for area in map(_copied_fast, areas)],
-                          doreturn=False)
-            return
+            blitted = [_copied_fast(area).clip(bounds) for area in areas]
+            surface.blits([(layer, area, area) for area in blitted], doreturn=False)
+            return blitted
     surface.blit(layer, (0, 0))
+    return [bounds]
+
+
+def _draw_inside(surface: pygame.Surface, restored: list[pygame.Rect],
+                 boxes: Sequence[pygame.Rect], draw: Callable[[pygame.Surface], object]) -> None:
+    """`draw` again clipped to each piece of `restored` that meets `boxes`: pieces that do
+    not overlap, so no pixel of a translucent overlay is blended twice."""
+    meeting = [rect for rect in restored if rect.collidelist(boxes) != -1]
+    clip = surface.get_clip()
+    try:
+        for piece in disjoint_pieces(meeting):
+            surface.set_clip(piece.clip(clip))
+            draw(surface)
+    finally:
+        surface.set_clip(clip)
+
+
+def disjoint_pieces(rects: Sequence[pygame.Rect]) -> list[pygame.Rect]:
+    """Rectangles that cover what `rects` cover, each pixel once."""
+    pieces: list[pygame.Rect] = []
+    for rect in rects:
+        parts = [rect] if rect.width and rect.height else []
+        for piece in pieces:
+            parts = [part for whole in parts for part in _minus(whole, piece)]
+        pieces += parts
+    return pieces
+
+
+def _minus(rect: pygame.Rect, cut: pygame.Rect) -> list[pygame.Rect]:
+    """`rect` less `cut`: up to four rectangles (above, below, left and right of it)."""
+    inside = rect.clip(cut)
+    if not inside.width or not inside.height:
+        return [rect]
+    out = []
+    if inside.top > rect.top:
+        out.append(pygame.Rect(rect.left, rect.top, rect.width, inside.top - rect.top))
+    if inside.bottom < rect.bottom:
+        out.append(pygame.Rect(rect.left, inside.bottom, rect.width, rect.bottom - inside.bottom))
+    if inside.left > rect.left:
+        out.append(pygame.Rect(rect.left, inside.top, inside.left - rect.left, inside.height))
+    if inside.right < rect.right:
+        out.append(pygame.Rect(inside.right, inside.top, rect.right - inside.right,
+                               inside.height))
+    return out
 
 
 def _copied_fast(area: pygame.Rect) -> pygame.Rect:

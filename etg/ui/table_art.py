@@ -27,7 +27,7 @@ from etg.ui.cards import card_back, card_face, card_shadow
 from etg.ui.chips import chip
 from etg.ui.flights import draw_animations
 from etg.ui.layout import TableLayout
-from etg.ui.overdraw import Overdraw, put_back
+from etg.ui.overdraw import Held, Overdraw, Standing, put_back_and_stand
 from etg.ui.panel_layer import Panel
 from etg.ui.presenter import (
     Presenter,
@@ -93,20 +93,26 @@ class TableArt:
         self.wheel = wheel
         self.history = history
 
-    def draw_under(self, surface: pygame.Surface, layer: pygame.Surface,
-                   changed: list[pygame.Rect] | None, now: float, view: FrameView,
-                   over: Overdraw) -> None:
+    def draw_under(self, surface: pygame.Surface, layer: pygame.Surface, held: Held | None,
+                   now: float, over: Overdraw) -> None:
         """`layer` (the background with :meth:`panels` and the seats' panels on it), put
-        back where `surface` differs from it (`changed`; None: whole), and everything on the
-        felt over it but what moves (:meth:`draw_over`); where it drew goes to `over`."""
-        shown = self.presenter.shown
-        still = None if self.wheel is None else self.wheel.still(now)
-        put_back(surface, layer, changed)
-        if self.wheel is not None:
-            if still is None:
-                over.add_all(self.wheel.draw_rings(surface, self.layout.wheel_centre, now))
-            over.add_all(self.wheel.draw_over_rings(surface, self.layout.wheel_centre, now))
-            over.add(self._draw_wheel_result(surface, shown, now))
+        back where `surface` differs from it (`held`: what the last frame drawn on it drew
+        over the layer; None: not known), and the wheel over it; where it drew goes to
+        `over`. A resting wheel's rim, hub, pointer and result stand (:mod:`etg.ui.overdraw`)."""
+        wheel = self.wheel
+        if wheel is None or wheel.still(now) is None:
+            put_back_and_stand(surface, layer, held, (), over)
+            if wheel is not None:  # turning: the rings, and everything over them, each frame
+                centre = self.layout.wheel_centre
+                over.add_all(wheel.draw_rings(surface, centre, now))
+                over.add_all(wheel.draw_over_rings(surface, centre, now))
+            return
+        words = self._wheel_result_words(self.presenter.shown)
+        put_back_and_stand(surface, layer, held, (
+            Standing(wheel.rim_key(now), partial(wheel.draw_over_rings,
+                                                 centre=self.layout.wheel_centre, now=now)),
+            Standing(("wheel result", words), partial(self._draw_wheel_result, words=words)),
+        ), over)
 
     def panels(self, now: float, view: FrameView) -> list[Panel]:
         """The wheel's rings while they rest, the top bar, the meters, the dealer's cards, the
@@ -316,23 +322,27 @@ class TableArt:
                 draw_text(surface, marks, PLAYER_TEXT, theme.WAR if "W" in marks else theme.GOLD,
                           tag.center)
 
-    def _draw_wheel_result(self, surface: pygame.Surface, shown: TableState,
-                           now: float) -> pygame.Rect:
-        """Under the stopped wheel: what each ring stopped on, from the recorded stops.
-        Returns the box of what it drew (empty: nothing)."""
+    def _wheel_result_words(self, shown: TableState) -> str | None:
+        """What each ring of the stopped wheel stopped on, from the recorded stops (None:
+        no spin this round)."""
         stops = shown.round.wheel
         bonus = shown.paytable.bonus_spin
-        if stops is None or bonus is None or (self.wheel is not None and
-                                              self.wheel.spinning(now)):
-            return pygame.Rect(0, 0, 0, 0)
-        words = (f"COMMUNITY {bonus.community_ring[stops.community].symbol}  ·  "
-                 f"HOT SPOT SEAT {stops.seat}  ·  {bonus.hot_spot_ring[stops.hot_spot].symbol}")
+        if stops is None or bonus is None:
+            return None
+        return (f"COMMUNITY {bonus.community_ring[stops.community].symbol}  ·  "
+                f"HOT SPOT SEAT {stops.seat}  ·  {bonus.hot_spot_ring[stops.hot_spot].symbol}")
+
+    def _draw_wheel_result(self, surface: pygame.Surface, words: str | None) -> list[pygame.Rect]:
+        """`words` (:meth:`_wheel_result_words`) on a plate under the stopped wheel. Returns
+        the box of what it drew (none: nothing)."""
+        if words is None:
+            return []
         x, y, w, h = self.layout.wheel_box
         plate = pygame.Rect(round(x) + 40, round(y + h) - 44, round(w) - 80, 40)
         pygame.draw.rect(surface, theme.INK, plate, border_radius=12)
         pygame.draw.rect(surface, theme.GOLD, plate, width=2, border_radius=12)
-        return plate.union(draw_text(surface, words, PLAYER_TEXT, theme.WIN, plate.center,
-                                     max_width=plate.width - 16))
+        return [plate.union(draw_text(surface, words, PLAYER_TEXT, theme.WIN, plate.center,
+                                      max_width=plate.width - 16))]
 
     def _draw_spots(self, surface: pygame.Surface, shown: TableState, hidden: set[CardKey],
                     settled: bool, view: FrameView) -> None:

@@ -55,7 +55,7 @@ from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
-from etg.ui.overdraw import Overdraw
+from etg.ui.overdraw import Held, Overdraw
 from etg.ui.panel_layer import PanelLayer
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
@@ -325,7 +325,7 @@ class TableScene(Scene):
             self._by_seat, self.in_hand if betting else {}, messages)
         layer = self._panels.over(self._background, [*self.art.panels(now, view), *panels])
         over = Overdraw()  # where this frame draws over the layer
-        self.art.draw_under(surface, layer, self._to_put_back(surface, layer), now, view, over)
+        self.art.draw_under(surface, layer, self._held(surface, layer), now, over)
         for target in targets:
             if not target.name.startswith("seat:"):
                 over.add(draw_button(surface, target.button, target.name in pressed))
@@ -337,15 +337,15 @@ class TableScene(Scene):
         self.ctx.canvas_notes.keep(surface, _DrawnOver(layer, self._panels.version,
                                                         over.kept()))
 
-    def _to_put_back(self, surface: pygame.Surface,
-                     layer: pygame.Surface) -> list[pygame.Rect] | None:
-        """Where `surface` differs from `layer`: what the last frame drawn on it drew over the
-        layer and where the layer has changed since; None if not known (the whole of it)."""
+    def _held(self, surface: pygame.Surface, layer: pygame.Surface) -> Held | None:
+        """What `surface` holds over `layer`: what the last frame drawn on it drew over the
+        layer, and where the layer has changed since; None if not known."""
         drawn = self.ctx.canvas_notes.held(surface)
-        if not isinstance(drawn, _DrawnOver) or drawn.areas is None or drawn.layer is not layer:
+        if not isinstance(drawn, _DrawnOver) or drawn.held.areas is None \
+                or drawn.layer is not layer:
             return None
         since = self._panels.changes_since(drawn.version)
-        return None if since is None else drawn.areas + since
+        return None if since is None else Held(drawn.held.areas + since, drawn.held.standing)
 
 
 @dataclass(frozen=True)
@@ -354,7 +354,7 @@ class _DrawnOver:
 
     layer: pygame.Surface  # the layer it was drawn over, as it was at `version`
     version: int
-    areas: list[pygame.Rect] | None  # None: not known, the whole canvas
+    held: Held  # what it drew over the layer
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:

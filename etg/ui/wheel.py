@@ -305,6 +305,11 @@ class WheelView:
                                                   centre[1] + self._pointer_offset[1])))
         return drawn
 
+    def rim_key(self, now: float) -> Hashable:
+        """Equal while :meth:`draw_over_rings` draws the same picture at the same centre
+        (this view's rim, hub and pointer, the same bulbs lit)."""
+        return (id(self._rims), self._bulb_phase(now))
+
     def still(self, now: float) -> Hashable | None:
         """What the rings show at `now` when none of them is turning (equal keys: the same
         picture), or None while one turns."""
