@@ -18,6 +18,7 @@ from etg.ui.ahead import Task
 from etg.ui.animations import (
     BIG_WIN_S,
     CARD_FLIGHT_S,
+    CELEBRATION_S,
     CHIP_FLIGHT_S,
     COUNT_AFTER_S,
     Banner,
@@ -33,7 +34,7 @@ from etg.ui.count_up import counted
 from etg.ui.overdraw import Overdraw
 from etg.ui.presenter import Presenter
 from etg.ui.wheel import celebrate
-from etg.ui.wheel_celebration import POP_S, pop_ahead
+from etg.ui.wheel_celebration import POP_S, banner_ahead, pop_ahead
 from etg.ui.widgets import draw_panel
 
 BANNER_CENTRE = (766, 462)  # over the spots, clear of the wheel
@@ -54,35 +55,55 @@ def draw_animations(surface: pygame.Surface, presenter: Presenter, now: float,
             over.add(_draw_chip_flight(surface, animation, now))
         elif isinstance(animation, Banner):
             over.add(_draw_banner(surface, animation, now))
-        elif isinstance(animation, Celebration):
-            amount = format_cents(counted(animation.cents, animation.start + COUNT_AFTER_S, now))
+        elif isinstance(animation, Celebration | BigWin):
             over.add_all(celebrate(surface, surface.get_rect(), now, animation.start,
-                                   _title(animation), f"{amount}  ·  {animation.detail}"))
-        elif isinstance(animation, BigWin):
-            over.add_all(celebrate(surface, surface.get_rect(), now, animation.start,
-                                   _title(animation), big_win_line(animation, now),
-                                   lasts=BIG_WIN_S, rays=False))
+                                   _title(animation), _line(animation, now),
+                                   lasts=_lasts(animation), rays=isinstance(animation,
+                                                                            Celebration),
+                                   widest=_line(animation)))
 
 
 def big_win_line(big: BigWin, now: float) -> str:
     """The big win's line under its title at ``now``: who, and the amount counting up to
     what was paid (exactly that from :attr:`BigWin.counted_at` on)."""
-    amount = format_cents(counted(big.cents, big.start + COUNT_AFTER_S, now))
-    seats = big.seats
-    who = f"SEAT {seats[0]}" if len(seats) == 1 else "SEATS " + " · ".join(map(str, seats[:4]))
-    return f"{who}  ·  PAID {amount}"
+    return _line(big, now)
 
 
 def celebrations_ahead(presenter: Presenter, canvas: pygame.Rect, at: float) -> list[Task]:
-    """The popping titles a frame at app time `at` (the next one) shows, as tasks for between
-    frames (:func:`etg.ui.wheel_celebration.pop_ahead`)."""
-    return [(("pop",), partial(pop_ahead, canvas, _title(animation), at - animation.start))
-            for animation in presenter.active(at)
-            if isinstance(animation, Celebration | BigWin) and at - animation.start < POP_S]
+    """What a frame at app time `at` (the next one) shows of a celebration that it would
+    otherwise make, as tasks for between frames: the popping title
+    (:func:`etg.ui.wheel_celebration.pop_ahead`), the banner's panel and fading line
+    (:func:`etg.ui.wheel_celebration.banner_ahead`)."""
+    tasks: list[Task] = []
+    for animation in presenter.active(at):
+        if isinstance(animation, Celebration | BigWin):
+            t = at - animation.start
+            if t < POP_S:
+                tasks.append((("pop",), partial(pop_ahead, canvas, _title(animation), t)))
+            tasks.append((("banner",), partial(
+                banner_ahead, canvas, _title(animation), _line(animation, at),
+                _line(animation), t, _lasts(animation))))
+    return tasks
 
 
 def _title(animation: Celebration | BigWin) -> str:
     return animation.title if isinstance(animation, Celebration) else "BIG WIN!"
+
+
+def _line(animation: Celebration | BigWin, now: float | None = None) -> str:
+    """The line under the title at `now`: the amount counting up, and whose it is; with
+    no `now`, the whole amount (the line at its widest)."""
+    amount = format_cents(animation.cents if now is None else
+                          counted(animation.cents, animation.start + COUNT_AFTER_S, now))
+    if isinstance(animation, Celebration):
+        return f"{amount}  ·  {animation.detail}"
+    seats = animation.seats
+    who = f"SEAT {seats[0]}" if len(seats) == 1 else "SEATS " + " · ".join(map(str, seats[:4]))
+    return f"{who}  ·  PAID {amount}"
+
+
+def _lasts(animation: Celebration | BigWin) -> float:
+    return CELEBRATION_S if isinstance(animation, Celebration) else BIG_WIN_S
 
 
 def _draw_card_flight(surface: pygame.Surface, flight: CardFlight, now: float) -> pygame.Rect:

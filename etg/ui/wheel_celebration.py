@@ -28,10 +28,12 @@ CELEBRATION_S = 6.0
 
 def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: float,
               title: str, amount: str, lasts: float = CELEBRATION_S,
-              rays: bool = True) -> list[pygame.Rect]:
+              rays: bool = True, widest: str | None = None) -> list[pygame.Rect]:
     """A progressive hit or a big win: rays (a progressive hit's alone: the jackpot outshines
     a big win, and they are the costliest pixels of the frame), confetti and pulsing gold
     `title` over `amount` (which may count up from frame to frame), inside `rect`.
+    `widest`: the amount's line at its longest (counted up), which sets the banner's width
+    and the line's size, so that neither changes while it counts; None: `amount`.
 
     It lasts `lasts` seconds from `started` and draws nothing outside that window. Every
     particle is a pure function of ``now - started`` (a fixed-seed table), so the same
@@ -50,7 +52,7 @@ def celebrate(surface: pygame.Surface, rect: pygame.Rect, now: float, started: f
             _draw_rays(surface, rect, t, fade)
             drawn.append(rect.clip(clip))
         drawn += _draw_confetti(surface, rect, t)
-        drawn.append(_draw_banner(surface, rect, t, fade, title, amount))
+        drawn.append(_draw_banner(surface, rect, t, fade, title, amount, widest or amount))
         return drawn
     finally:
         surface.set_clip(clip)
@@ -279,20 +281,14 @@ def _title_size(rect: pygame.Rect, title: str) -> int:
 
 
 def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: float, title: str,
-                 amount: str) -> pygame.Rect:
+                 amount: str, widest: str) -> pygame.Rect:
     """The title pops in and pulses in gold; the amount follows beneath it. Returns the box
     drawn in."""
-    size = _title_size(rect, title)
+    size, small, panel = _banner(rect, title, widest)
     face = _outlined(title, size, (255, 246, 180), (222, 142, 24), Style.BOLD,
                      max(2, size // 18))
-    small = max(20, round(size * 0.42))  # SPEC §6: player text at least 20 logical px
-    while small > 20 and font(small, Style.BOLD).size(amount)[0] > rect.width * 0.8:
-        small -= 2
     line = _outlined_line(amount, small, theme.WHITE, theme.CREAM, Style.BOLD,
                           max(1, small // 14))
-    width = max(face.get_width(), line.get_width()) + size
-    height = face.get_height() + line.get_height() + size // 2
-    panel = _panel(min(rect.width, width), min(rect.height, height))
     middle = (rect.centerx, rect.centery)
     panel.set_alpha(round(255 * min(1.0, fade)))  # a kept surface: its alpha set every time
     drawn = surface.blit(panel, panel.get_rect(center=middle))
@@ -320,6 +316,43 @@ def _draw_banner(surface: pygame.Surface, rect: pygame.Rect, t: float, fade: flo
         else:
             drawn.union_ip(line.draw(surface, where))
     return drawn
+
+
+def _banner(rect: pygame.Rect, title: str, widest: str) -> tuple[int, int, pygame.Surface]:
+    """The title's size, the amount's, and the panel behind them, as wide as the title or
+    the `widest` line (kept: made ahead, :func:`banner_ahead`)."""
+    return _banner_in(rect.size, title, widest)
+
+
+@lru_cache(maxsize=2)  # as the panels: the banner on show and the last
+def _banner_in(area: tuple[int, int], title: str,
+               widest: str) -> tuple[int, int, pygame.Surface]:
+    rect = pygame.Rect((0, 0), area)
+    size = _title_size(rect, title)
+    face = _outlined(title, size, (255, 246, 180), (222, 142, 24), Style.BOLD,
+                     max(2, size // 18))
+    small = max(20, round(size * 0.42))  # SPEC §6: player text at least 20 logical px
+    while small > 20 and font(small, Style.BOLD).size(widest)[0] > rect.width * 0.8:
+        small -= 2
+    line = _outlined_line(widest, small, theme.WHITE, theme.CREAM, Style.BOLD,
+                          max(1, small // 14))
+    width = max(face.get_width(), line.get_width()) + size
+    height = face.get_height() + line.get_height() + size // 2
+    return size, small, _panel(min(rect.width, width), min(rect.height, height))
+
+
+def banner_ahead(rect: pygame.Rect, title: str, amount: str, widest: str, t: float,
+                 lasts: float) -> None:
+    """Make what the banner of a celebration `t` seconds in shows that its frame would
+    otherwise make: the panel, and the amount's line on a surface of its own while it fades
+    in or out (a new one each frame while it counts, a millisecond: :func:`_faded_line`)."""
+    if not 0.0 <= t <= lasts:
+        return
+    _, small, _ = _banner(rect, title, widest)
+    fade = max(0.0, min(1.0, t / 0.25, (lasts - t) / 0.6))
+    if t >= 0.3 and min(1.0, (t - 0.3) / 0.3, fade) < 1.0:
+        _faded_line(_outlined_line(amount, small, theme.WHITE, theme.CREAM, Style.BOLD,
+                                   max(1, small // 14)))
 
 
 def pop_ahead(rect: pygame.Rect, title: str, t: float) -> None:
