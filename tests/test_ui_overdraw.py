@@ -10,6 +10,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from etg.core.state import Phase
 from etg.table.bots import busiest_bots
 from etg.ui import overdraw
+from etg.ui import screen as screen_module
 from etg.ui.animations import BigWin
 from etg.ui.app import App
 from etg.ui.canvas import LOGICAL
@@ -24,6 +26,7 @@ from etg.ui.demo import DemoDirector
 from etg.ui.overdraw import SLACK, CanvasNotes, Overdraw, _copied_fast, _uncovered, put_back
 from etg.ui.overdraw import _draw_inside as draw_inside
 from etg.ui.panel_layer import CHANGES_KEPT, Panel, PanelLayer
+from etg.ui.scaling import scale
 from etg.ui.table_scene import TableScene
 from etg.ui.toasts import draw_toasts
 from tests import kiosk_support as k
@@ -245,12 +248,29 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
             differ.append((app.frames, app.table.state.phase.value))
 
     monkeypatch.setattr(app, "draw", draw_and_compare)
+    # Scaled, the scaling thread compares only where the canvases' notes say they differ:
+    # the window shows what scaling the whole canvas would.
+    within: list[int] = []
+    compared = screen_module.changed_tiles_within
+
+    def comparing_within(*args: Any) -> Any:
+        within.append(1)
+        return compared(*args)
+
+    monkeypatch.setattr(screen_module, "changed_tiles_within", comparing_within)
+    scaled_wrong: list[int] = []
     seen, big_win = set(), False
     for frame in range(60 * 120):
         if frame == 300:
             app.notify("A toast over the table: the canvas is the table's alone no more")
         app.frame(1 / 60, draw=True)
         app.table.writer.wait()
+        if windowed and app.frames % 3 == 1:
+            shown = app.window.subsurface(app.viewport.content_rect)  # its scaling landed
+            entire = pygame.Surface(shown.get_size()).convert()
+            scale(app.canvas, entire)
+            if pygame.image.tobytes(shown, "RGB") != pygame.image.tobytes(entire, "RGB"):
+                scaled_wrong.append(app.frames)
         seen.add(app.table.state.phase)
         big_win |= any(isinstance(a, BigWin) for a in app.base.presenter.active(app.now))
         if app.rounds_finished >= 1 and app.settled:
@@ -260,6 +280,8 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
     assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
     assert big_win
     assert differ == []
+    assert scaled_wrong == []
+    assert not windowed or len(within) > 0.8 * len(whole)
     # and the table did put back only parts of it, in most frames, and left the resting
     # wheel's rim and result standing in many
     assert whole.count(False) > 0.8 * len(whole)

@@ -13,7 +13,15 @@ import pygame
 import pytest
 
 from etg.ui.canvas import LOGICAL
-from etg.ui.scaling import Grid, changed, grid_for, scale, scale_parts
+from etg.ui.scaling import (
+    Grid,
+    changed,
+    changed_tiles,
+    changed_tiles_within,
+    grid_for,
+    scale,
+    scale_parts,
+)
 from etg.ui.screen import HANDOVER_S, Screen
 from tests import kiosk_support as k
 
@@ -191,6 +199,26 @@ def test_the_changed_areas_are_the_tiles_holding_the_changed_pixels(
     assert changed(after, before, grid) == [pygame.Rect(60, 60, 1020 - 60, 60),
                                             pygame.Rect(960, 120, 60, 60),
                                             pygame.Rect(1860, 1020, 60, 60)]
+
+
+def test_compared_only_where_the_canvas_may_differ_the_same_tiles_are_found(
+        window: pygame.Surface) -> None:
+    """:func:`changed_tiles_within`, given areas holding every change (as the table's notes
+    give them), finds the tiles the whole comparison finds, on both grids the cabinets use."""
+    rng = random.Random(7)
+    before = busy_canvas(5)
+    for grid in (grid_for(LOGICAL, (1280, 720)), grid_for(LOGICAL, (3840, 2160))):
+        assert grid is not None
+        for _ in range(40):
+            after = before.copy()
+            areas = []
+            for _ in range(rng.randint(0, 6)):
+                area = pygame.Rect(rng.randrange(-40, 1900), rng.randrange(-40, 1070),
+                                   rng.randint(1, 400), rng.randint(1, 300))
+                areas.append(area)
+                after.fill(rng.choice(COLOURS), area.inflate(-4, -4))  # some change nothing
+            assert (changed_tiles_within(after, before, grid, areas)
+                    == changed_tiles(after, before, grid)).all()
 
 
 def test_on_a_24_bit_canvas_changes_are_found_by_their_bytes(window: pygame.Surface) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import pygame
 
@@ -50,6 +51,27 @@ class Held:
     """Where it drew over the layer, standing overlays aside (None: not known, the whole)."""
     standing: tuple[tuple[Hashable, tuple[pygame.Rect, ...]], ...] = ()
     """Its standing overlays, in the order drawn: each one's key and boxes."""
+
+
+def differences(new: Held, old: Held) -> list[pygame.Rect] | None:
+    """Where a canvas holding `new` over a layer may differ from one holding `old` over the
+    same layer (its own changes aside): where either drew over it, and their standing
+    overlays unless they stand the same. None if either is not known."""
+    if new.areas is None or old.areas is None:
+        return None
+    out = new.areas + old.areas
+    if tuple(key for key, _ in new.standing) != tuple(key for key, _ in old.standing):
+        out += [box for _, boxes in (*new.standing, *old.standing) for box in boxes]
+    return out
+
+
+@runtime_checkable
+class Comparable(Protocol):
+    """A canvas's note that can tell where its canvas may differ from another's."""
+
+    def differs_from(self, older: object) -> list[pygame.Rect] | None:
+        """Where this note's canvas may differ from the canvas that `older` (another note,
+        kept earlier) is of; None if not known."""
 
 
 @dataclass
@@ -245,6 +267,16 @@ class CanvasNotes:
         being drawn)."""
         if surface is self._canvas:
             self._notes[id(surface)] = note
+
+    def difference(self, canvas: pygame.Surface,
+                   reference: pygame.Surface) -> list[pygame.Rect] | None:
+        """Where `canvas` (just drawn) may differ from `reference` (another canvas of the
+        screen's), as their notes tell (:meth:`Comparable.differs_from`); None where they
+        cannot tell."""
+        note, older = self._notes.get(id(canvas)), self._notes.get(id(reference))
+        if not isinstance(note, Comparable) or older is None:
+            return None
+        return note.differs_from(older)
 
     def spoil(self, canvas: pygame.Surface) -> None:
         """Something else was drawn on `canvas` in this frame: no note stands for it."""

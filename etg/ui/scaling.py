@@ -100,6 +100,43 @@ def changed_tiles(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
     return tiles
 
 
+def changed_tiles_within(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
+                         areas: list[pygame.Rect],
+                         scratch: np.ndarray | None = None) -> np.ndarray:
+    """:func:`changed_tiles`, for a canvas known to differ from ``reference`` only inside
+    ``areas``: only the tiles those reach are compared, band by band (the rest of two 8 MB
+    canvases is not read, in a frame that changed a countdown and a button). Areas strewn
+    over much of the canvas (a big win's confetti) are compared whole, in one call: each
+    band's comparison is a call that gives the interpreter back, and the scaling thread
+    waits for it again after each."""
+    t = grid.tile
+    width, height = canvas.get_size()
+    reached = np.zeros((height // t, width // t), np.bool_)
+    for area in areas:
+        area = area.clip(canvas.get_rect())
+        if area.width and area.height:
+            reached[area.top // t:(area.bottom - 1) // t + 1,
+                    area.left // t:(area.right - 1) // t + 1] = True
+    parts = spans(reached, grid)
+    if len(parts) > WITHIN_CALLS or sum(p.width * p.height for p in parts) > width * height // 3:
+        return changed_tiles(canvas, reference, grid, scratch)
+    tiles = np.zeros_like(reached)
+    now, before = _pixels(canvas, t), _pixels(reference, t)
+    across = now.shape[1] // (width // t)  # a tile's row, in the comparison's words
+    for span in parts:
+        rows = slice(span.top, span.bottom)
+        columns = slice(span.left // t * across, span.right // t * across)
+        differs = np.not_equal(now[rows, columns], before[rows, columns])
+        tiles[span.top // t:span.bottom // t, span.left // t:span.right // t] = differs.reshape(
+            span.height // t, t, span.width // t, across).any(axis=(1, 3))
+    del now, before  # the surfaces are locked while their pixels are viewed
+    return tiles
+
+
+WITHIN_CALLS = 6
+"""The most areas :func:`changed_tiles_within` compares one by one."""
+
+
 def comparison_shape(canvas: pygame.Surface, grid: Grid) -> tuple[int, int]:
     """The shape of :func:`changed_tiles`'s pixel by pixel comparison of ``canvas``."""
     shape: tuple[int, int] = _pixels(canvas, grid.tile).shape

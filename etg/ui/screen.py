@@ -41,6 +41,7 @@ from etg.ui.overdraw import CanvasNotes
 from etg.ui.scaling import (
     Grid,
     changed_tiles,
+    changed_tiles_within,
     comparison_shape,
     grid_for,
     scale,
@@ -193,7 +194,10 @@ class Screen:
         assert self._scaled is not None  # made with the screen, as the canvases are
         grid = grid_for(LOGICAL, self._scaled.get_size())
         reference = self._shown if grid is not None else None
-        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch)
+        # Where the scenes' notes say the two canvases may differ: only there is compared.
+        within = None if reference is None else self.notes.difference(self.canvas, reference)
+        self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch,
+                                 within)
         self._shown = self.canvas
         self._unshown = True
         self._scaling.start()
@@ -235,6 +239,7 @@ class _Scaling:
     reference: pygame.Surface | None
     grid: Grid | None
     scratch: np.ndarray | None = None
+    within: list[pygame.Rect] | None = None  # the canvas differs from `reference` only here
     placed: list[pygame.Rect] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
@@ -249,7 +254,10 @@ class _Scaling:
                 self.placed = [self.target.get_rect()]
             else:
                 grid = self.grid
-                tiles = changed_tiles(self.canvas, self.reference, grid, self.scratch)
+                tiles = (changed_tiles(self.canvas, self.reference, grid, self.scratch)
+                         if self.within is None else
+                         changed_tiles_within(self.canvas, self.reference, grid, self.within,
+                                              self.scratch))
                 self.placed = scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error

@@ -55,7 +55,7 @@ from etg.ui.floor import draw_jackpot_lock
 from etg.ui.input import Phase as InputPhase
 from etg.ui.input import Touch
 from etg.ui.layout import TableLayout
-from etg.ui.overdraw import Held, Overdraw
+from etg.ui.overdraw import Held, Overdraw, differences
 from etg.ui.panel_layer import PanelLayer
 from etg.ui.presenter import LEVEL_TITLES, Presenter
 from etg.ui.scene import (
@@ -335,7 +335,7 @@ class TableScene(Scene):
         over.add_all(draw_jackpot_lock(surface, shown, now))
         self.art.draw_over(surface, now, view, over)
         self.ctx.canvas_notes.keep(surface, _DrawnOver(layer, self._panels.version,
-                                                        over.kept()))
+                                                        over.kept(), self._panels))
 
     def _held(self, surface: pygame.Surface, layer: pygame.Surface) -> Held | None:
         """What `surface` holds over `layer`: what the last frame drawn on it drew over the
@@ -355,6 +355,18 @@ class _DrawnOver:
     layer: pygame.Surface  # the layer it was drawn over, as it was at `version`
     version: int
     held: Held  # what it drew over the layer
+    panels: PanelLayer  # the layer's keeper, who knows its changes since
+
+    def differs_from(self, older: object) -> list[pygame.Rect] | None:
+        """Where this canvas may differ from one the table drew `older` on, before it: where
+        either drew over the layer, and where the layer changed between them (the scaling
+        thread compares only there: :func:`etg.ui.scaling.changed_tiles_within`)."""
+        if not isinstance(older, _DrawnOver) or older.layer is not self.layer \
+                or self.panels is not older.panels or self.version != self.panels.version:
+            return None
+        since = self.panels.changes_since(older.version)
+        found = differences(self.held, older.held)
+        return None if since is None or found is None else found + since
 
 
 def _spin_seconds(wheel: WheelView | None) -> float:
