@@ -248,16 +248,16 @@ def test_a_whole_round_looks_as_if_the_layer_were_blitted_whole_each_frame(
             differ.append((app.frames, app.table.state.phase.value))
 
     monkeypatch.setattr(app, "draw", draw_and_compare)
-    # Scaled, the scaling thread compares only where the canvases' notes say they differ:
-    # the window shows what scaling the whole canvas would.
+    # Scaled, the scaling thread scales again only where the canvases' notes say they may
+    # differ: the window shows what scaling the whole canvas would.
     within: list[int] = []
-    compared = screen_module.changed_tiles_within
+    reached = screen_module.reached_tiles
 
-    def comparing_within(*args: Any) -> Any:
+    def reaching(*args: Any) -> Any:
         within.append(1)
-        return compared(*args)
+        return reached(*args)
 
-    monkeypatch.setattr(screen_module, "changed_tiles_within", comparing_within)
+    monkeypatch.setattr(screen_module, "reached_tiles", reaching)
     scaled_wrong: list[int] = []
     seen, big_win = set(), False
     for frame in range(60 * 120):

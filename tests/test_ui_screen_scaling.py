@@ -17,8 +17,8 @@ from etg.ui.scaling import (
     Grid,
     changed,
     changed_tiles,
-    changed_tiles_within,
     grid_for,
+    reached_tiles,
     scale,
     scale_parts,
 )
@@ -193,18 +193,18 @@ def test_the_changed_areas_are_the_tiles_holding_the_changed_pixels(
     assert changed(before.copy(), before, grid) == []
     after = before.copy()
     after.set_at((61, 119), (1, 2, 3))  # one pixel, in the second tile of the second band
-    after.set_at((1000, 70), (1, 2, 3))  # another in the same band: one span across both
+    after.set_at((250, 70), (1, 2, 3))  # two tiles on in the same band: one span across both
+    after.set_at((1000, 70), (1, 2, 3))  # far along it (past GAP tiles): a span of its own
     after.set_at((1000, 130), (1, 2, 3))  # the same span's tile in the band below: merged
     after.set_at((1919, 1079), (1, 2, 3))  # the very last tile
-    assert changed(after, before, grid) == [pygame.Rect(60, 60, 1020 - 60, 60),
-                                            pygame.Rect(960, 120, 60, 60),
+    assert changed(after, before, grid) == [pygame.Rect(60, 60, 300 - 60, 60),
+                                            pygame.Rect(960, 60, 60, 120),
                                             pygame.Rect(1860, 1020, 60, 60)]
 
 
-def test_compared_only_where_the_canvas_may_differ_the_same_tiles_are_found(
-        window: pygame.Surface) -> None:
-    """:func:`changed_tiles_within`, given areas holding every change (as the table's notes
-    give them), finds the tiles the whole comparison finds, on both grids the cabinets use."""
+def test_the_tiles_areas_reach_hold_every_change_inside_them(window: pygame.Surface) -> None:
+    """:func:`reached_tiles`, given areas holding every change (as the table's notes give
+    them), holds every tile the comparison finds changed, and no tile they miss."""
     rng = random.Random(7)
     before = busy_canvas(5)
     for grid in (grid_for(LOGICAL, (1280, 720)), grid_for(LOGICAL, (3840, 2160))):
@@ -216,9 +216,13 @@ def test_compared_only_where_the_canvas_may_differ_the_same_tiles_are_found(
                 area = pygame.Rect(rng.randrange(-40, 1900), rng.randrange(-40, 1070),
                                    rng.randint(1, 400), rng.randint(1, 300))
                 areas.append(area)
-                after.fill(rng.choice(COLOURS), area.inflate(-4, -4))  # some change nothing
-            assert (changed_tiles_within(after, before, grid, areas)
-                    == changed_tiles(after, before, grid)).all()
+                after.fill(rng.choice(COLOURS), area)
+            reached = reached_tiles(LOGICAL, grid, areas)
+            assert not (changed_tiles(after, before, grid) & ~reached).any()
+            t = grid.tile
+            for band, column in zip(*np.nonzero(reached), strict=True):
+                tile = pygame.Rect(column * t, band * t, t, t)
+                assert tile.collidelist(areas) != -1
 
 
 def test_on_a_24_bit_canvas_changes_are_found_by_their_bytes(window: pygame.Surface) -> None:

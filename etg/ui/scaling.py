@@ -9,8 +9,10 @@ Most frames change a small part of the table (the wheel, a countdown, chips in f
 scaling the whole canvas costs five milliseconds of a core at 1280×800 and seven at
 3840×2160. So where it gives the very pixels the whole would,
 only the tiles that differ from the last frame scaled are scaled again (:func:`changed`,
-:func:`scale_parts`). That holds on a :class:`Grid`: square tiles of the canvas that each
-land on whole pixels of the display, scaled by a rule that reads nothing outside the tile.
+:func:`scale_parts`; or, where the table's notes tell where the two may differ, the tiles
+those areas reach, :func:`reached_tiles`, without comparing). That holds on a
+:class:`Grid`: square tiles of the canvas that each land on whole pixels of the display,
+scaled by a rule that reads nothing outside the tile.
 Pixel repetition does, and so does ``smoothscale``'s box filter when it shrinks by a
 fraction whose numerator is a power of two (2/3 at 1280×800, 1/2, 8/15 at 1024×576): it
 steps through the source in 16.16 fixed point (``0x10000`` × source ÷ display), exact only
@@ -100,41 +102,23 @@ def changed_tiles(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
     return tiles
 
 
-def changed_tiles_within(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
-                         areas: list[pygame.Rect],
-                         scratch: np.ndarray | None = None) -> np.ndarray:
-    """:func:`changed_tiles`, for a canvas known to differ from ``reference`` only inside
-    ``areas``: only the tiles those reach are compared, band by band (the rest of two 8 MB
-    canvases is not read, in a frame that changed a countdown and a button). Areas strewn
-    over much of the canvas (a big win's confetti) are compared whole, in one call: each
-    band's comparison is a call that gives the interpreter back, and the scaling thread
-    waits for it again after each."""
+def reached_tiles(size: tuple[int, int], grid: Grid, areas: list[pygame.Rect]) -> np.ndarray:
+    """The tiles of a canvas of `size` that `areas` reach, as :func:`changed_tiles` gives
+    them: for a canvas known to differ from the last one scaled only inside `areas` (the
+    table's notes say where, :meth:`etg.ui.overdraw.CanvasNotes.difference`), these are
+    scaled again without comparing the two, two 8 MB canvases that the scaling thread read
+    while the frame's drew (a big win's banner and confetti change nearly every tile they
+    reach anyway)."""
     t = grid.tile
-    width, height = canvas.get_size()
+    width, height = size
     reached = np.zeros((height // t, width // t), np.bool_)
+    bounds = pygame.Rect((0, 0), size)
     for area in areas:
-        area = area.clip(canvas.get_rect())
+        area = area.clip(bounds)
         if area.width and area.height:
             reached[area.top // t:(area.bottom - 1) // t + 1,
                     area.left // t:(area.right - 1) // t + 1] = True
-    parts = spans(reached, grid)
-    if len(parts) > WITHIN_CALLS or sum(p.width * p.height for p in parts) > width * height // 3:
-        return changed_tiles(canvas, reference, grid, scratch)
-    tiles = np.zeros_like(reached)
-    now, before = _pixels(canvas, t), _pixels(reference, t)
-    across = now.shape[1] // (width // t)  # a tile's row, in the comparison's words
-    for span in parts:
-        rows = slice(span.top, span.bottom)
-        columns = slice(span.left // t * across, span.right // t * across)
-        differs = np.not_equal(now[rows, columns], before[rows, columns])
-        tiles[span.top // t:span.bottom // t, span.left // t:span.right // t] = differs.reshape(
-            span.height // t, t, span.width // t, across).any(axis=(1, 3))
-    del now, before  # the surfaces are locked while their pixels are viewed
-    return tiles
-
-
-WITHIN_CALLS = 6
-"""The most areas :func:`changed_tiles_within` compares one by one."""
+    return reached
 
 
 def comparison_shape(canvas: pygame.Surface, grid: Grid) -> tuple[int, int]:
@@ -144,14 +128,24 @@ def comparison_shape(canvas: pygame.Surface, grid: Grid) -> tuple[int, int]:
 
 
 def spans(tiles: np.ndarray, grid: Grid) -> list[pygame.Rect]:
-    """Areas of the canvas covering the changed ``tiles``: for each band, its first changed
-    tile to its last; consecutive bands with the same span as one area."""
+    """Areas of the canvas covering the changed ``tiles``: for each band, its runs of changed
+    tiles, a run going on over fewer than :data:`GAP` unchanged ones; consecutive bands with
+    the same span as one area."""
     areas = _Areas(grid.tile)
     for band, row in enumerate(tiles):
         hit = np.flatnonzero(row)
         if hit.size:
-            areas.add(band, int(hit[0]), int(hit[-1]) + 1)
+            breaks = np.flatnonzero(np.diff(hit) > GAP) + 1
+            for run in np.split(hit, breaks):
+                areas.add(band, int(run[0]), int(run[-1]) + 1)
     return areas.found
+
+
+GAP = 4
+"""Unchanged tiles (on a band) past which a span of changed ones ends and another begins:
+confetti strewn across the table changes tiles far apart, and scaling everything between
+them cost the scaling thread as much as the frame's drawing at 3840×2160. Each span is a
+call, which gives the interpreter back, so a few tiles' gap is scaled rather than split."""
 
 
 class _Areas:

@@ -41,9 +41,9 @@ from etg.ui.overdraw import CanvasNotes
 from etg.ui.scaling import (
     Grid,
     changed_tiles,
-    changed_tiles_within,
     comparison_shape,
     grid_for,
+    reached_tiles,
     scale,
     scale_parts,
     spans,
@@ -194,7 +194,7 @@ class Screen:
         assert self._scaled is not None  # made with the screen, as the canvases are
         grid = grid_for(LOGICAL, self._scaled.get_size())
         reference = self._shown if grid is not None else None
-        # Where the scenes' notes say the two canvases may differ: only there is compared.
+        # Where the scenes' notes say the two canvases may differ: only that is scaled again.
         within = None if reference is None else self.notes.difference(self.canvas, reference)
         self._scaling = _Scaling(self.canvas, self._scaled, reference, grid, self._scratch,
                                  within)
@@ -229,7 +229,9 @@ class Screen:
 class _Scaling:
     """One frame's canvas scaled into `target` (the window's picture area) on a thread: only
     where it differs from `reference` (the canvas last scaled into `target`) when there is
-    one and `grid` allows it, else whole. The parts scaled are each band's span from its
+    one and `grid` allows it, else whole. Where it differs is what `within` reaches when the
+    canvases' notes tell (:func:`etg.ui.scaling.reached_tiles`), else what comparing them
+    finds. The parts scaled are each band's span from its
     first changed tile to its last (few calls, each giving the thread's interpreter back);
     `placed`: where they are in `target`. `scratch`: see
     :func:`etg.ui.scaling.changed_tiles`."""
@@ -256,8 +258,7 @@ class _Scaling:
                 grid = self.grid
                 tiles = (changed_tiles(self.canvas, self.reference, grid, self.scratch)
                          if self.within is None else
-                         changed_tiles_within(self.canvas, self.reference, grid, self.within,
-                                              self.scratch))
+                         reached_tiles(self.canvas.get_size(), grid, self.within))
                 self.placed = scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
