@@ -25,6 +25,11 @@ layer is put back, with a key that is equal while its picture is. When the last 
 canvas drew the same standing overlays with the same keys, they are left where they are and
 drawn again only inside what was put back around them (a flake of confetti crossing the
 rim, a banner over its edge), clipped to it (:func:`put_back_and_stand`).
+
+On a scaled display the same notes tell the scaling thread where the canvas just drawn may
+differ from the one it last scaled (:meth:`CanvasNotes.difference`): where either frame drew
+over the layer, where the layer changed between them, and standing overlays that changed.
+Only the tiles those reach are scaled again (:func:`etg.ui.scaling.reached_tiles`).
 """
 
 from __future__ import annotations

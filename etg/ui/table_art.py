@@ -107,7 +107,8 @@ class TableArt:
                 over.add_all(wheel.draw_rings(surface, centre, now))
                 over.add_all(wheel.draw_over_rings(surface, centre, now))
             return
-        words = self._wheel_result_words(self.presenter.shown)
+        # what it stopped on, once it has: not while a spin waits to set a ring turning
+        words = None if wheel.spinning(now) else self._wheel_result_words(self.presenter.shown)
         put_back_and_stand(surface, layer, held, (
             Standing(wheel.rim_key(now), partial(wheel.draw_over_rings,
                                                  centre=self.layout.wheel_centre, now=now)),
