@@ -29,7 +29,8 @@ Scaling runs on one thread, started once and kept, straight into the window in t
 the frame leaves before the next (:mod:`etg.ui.screen`), and scales only the tiles that
 changed since the last frame where that gives the same pixels (:mod:`etg.ui.scaling`: at
 1280×800 and 3840×2160 it does), found by comparing the two canvases or, where the table's
-notes tell where they may differ, the tiles those areas reach (:mod:`etg.ui.overdraw`). A frame that finds the last one's scaling unfinished waits
+notes tell where they may differ, the tiles those areas reach (:mod:`etg.ui.overdraw`).
+A frame that finds the last one's scaling unfinished waits
 for it (before it reads the window's events), and that wait is the frame's.
 The SDL dummy driver draws in software, as a cabinet's CPU would.
 
