@@ -18,11 +18,12 @@ from etg.config.loader import load_paytable
 from etg.config.places import shipped_config_dir
 from etg.core.state import Phase
 from etg.core.wheel import WheelStops
+from etg.ui import wheel_celebration as wc
 from etg.ui.ahead import WorkAhead
 from etg.ui.cards import card_face
 from etg.ui.table_scene import TableScene
 from etg.ui.wheel import WheelView
-from etg.ui.wheel_celebration import POP_SLACK_S, celebrate, pop_ahead
+from etg.ui.wheel_celebration import POP_SLACK_S, banner_ahead, celebrate, pop_ahead
 from tests.kiosk_support import make_app, run_for, run_until
 
 
@@ -211,3 +212,39 @@ def test_a_popping_title_made_ahead_is_the_one_its_frame_shows(
         assert scaled == []
         frame(t + 2 * POP_SLACK_S)
         assert len(scaled) == 2
+
+
+def test_the_banner_is_as_wide_as_its_line_counted_up_and_made_ahead_of_its_frame() -> None:
+    """While the amount counts up, the banner keeps the width of the whole amount's line (it
+    does not jump wider as a digit is added), and a frame whose panel and fading line were
+    made between frames (:func:`banner_ahead`) makes neither, and looks as if it had."""
+    canvas = pygame.Rect(0, 0, 1920, 1080)
+    widest = "SEATS 8 · 6 · 5 · 4  ·  PAID $822.00"
+
+    def frame(t: float, amount: str) -> tuple[bytes, list[pygame.Rect]]:
+        surface = pygame.Surface(canvas.size)
+        surface.fill((10, 60, 30))
+        boxes = celebrate(surface, canvas, 50.0 + t, 50.0, "BIG WIN!", amount, lasts=4.5,
+                          rays=False, widest=widest)
+        return pygame.image.tobytes(surface, "RGB"), boxes
+
+    shown = [frame(t, f"SEATS 8 · 6 · 5 · 4  ·  PAID ${cents / 100:,.2f}")[1][-1]
+             for t, cents in ((0.31, 995), (0.4, 10_161), (0.5, 82_200))]
+    # the banner's box, as wide as the panel whatever the line shows (its height follows
+    # the popping title)
+    assert len({(box.left, box.width) for box in shown}) == 1
+    for t, cents in ((0.35, 4_321), (0.45, 23_456), (4.2, 82_200)):  # fading in, and out
+        amount = f"SEATS 8 · 6 · 5 · 4  ·  PAID ${cents / 100:,.2f}"
+        wc._panel.cache_clear()
+        wc._banner_in.cache_clear()
+        wc._faded_line.cache_clear()
+        banner_ahead(canvas, "BIG WIN!", amount, widest, t, 4.5)
+        panels, lines = wc._panel.cache_info().misses, wc._faded_line.cache_info().misses
+        assert (panels, lines) == (1, 1)
+        drawn = frame(t, amount)[0]
+        assert (wc._panel.cache_info().misses, wc._faded_line.cache_info().misses) == (1, 1)
+        wc._panel.cache_clear()
+        wc._banner_in.cache_clear()
+        wc._faded_line.cache_clear()
+        assert frame(t, amount)[0] == drawn  # made in the frame instead: the same picture
+        assert (wc._panel.cache_info().misses, wc._faded_line.cache_info().misses) == (1, 1)

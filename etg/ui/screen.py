@@ -231,9 +231,9 @@ class _Scaling:
     where it differs from `reference` (the canvas last scaled into `target`) when there is
     one and `grid` allows it, else whole. Where it differs is what `within` reaches when the
     canvases' notes tell (:func:`etg.ui.scaling.reached_tiles`), else what comparing them
-    finds. The parts scaled are each band's span from its
-    first changed tile to its last (few calls, each giving the thread's interpreter back);
-    `placed`: where they are in `target`. `scratch`: see
+    finds. The parts scaled are each band's runs of those tiles (few calls, each giving the
+    thread's interpreter back: :func:`etg.ui.scaling.spans`); `placed`: where they are in
+    `target`. `scratch`: see
     :func:`etg.ui.scaling.changed_tiles`."""
 
     canvas: pygame.Surface
