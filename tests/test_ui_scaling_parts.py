@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from etg.ui.canvas import LOGICAL
-from etg.ui.scaling import Grid, changed, changed_tiles, comparison_shape, spans
+from etg.ui.scaling import GAP, Grid, changed, changed_tiles, comparison_shape, spans
 from etg.ui.screen import Screen
 from tests.test_ui_screen_scaling import busy_canvas, scaled_whole, scribbled
 
@@ -31,12 +31,15 @@ def tiles_of(*rows: str) -> np.ndarray:
     return np.array([[c == "#" for c in row] for row in rows])
 
 
-def test_spans_are_each_bands_first_changed_tile_to_its_last_joined_down_the_bands() -> None:
+def test_spans_are_each_bands_runs_of_changed_tiles_joined_down_the_bands() -> None:
+    """A run goes on over up to GAP unchanged tiles (one call rather than two), not past."""
+    assert GAP == 4
     tiles = tiles_of("##...#..",
                      "##...#..",
                      "##.....#")
     assert spans(tiles, GRID) == [pygame.Rect(0, 0, 360, 120),  # two bands of one span
-                                  pygame.Rect(0, 120, 480, 60)]
+                                  pygame.Rect(0, 120, 120, 60),  # five unchanged: two spans
+                                  pygame.Rect(420, 120, 60, 60)]
     assert spans(tiles_of("........"), GRID) == []
 
 
@@ -64,21 +67,23 @@ def test_the_picture_is_scaled_straight_into_the_window_and_only_the_spans_are_w
     frame = busy_canvas(13)
     screen.begin().blit(frame, (0, 0))
     screen.present()
-    # Marks in the window where tile (band 5, column 10) and tile (band 6, column 10) land
-    # (the picture starts 40 px down, below the bar): neither tile changes.
-    in_span, below = (10 * 40 + 5, 40 + 5 * 40 + 5), (10 * 40 + 5, 40 + 6 * 40 + 5)
-    for mark in (in_span, below):
+    # Marks in the window where tiles (band 5, column 7), (band 6, column 7) and (band 5,
+    # column 15) land (the picture starts 40 px down, below the bar): none of them changes.
+    in_span, below, past_gap = ((7 * 40 + 5, 40 + 5 * 40 + 5), (7 * 40 + 5, 40 + 6 * 40 + 5),
+                                (15 * 40 + 5, 40 + 5 * 40 + 5))
+    for mark in (in_span, below, past_gap):
         screen.window.set_at(mark, (255, 0, 255))
-    frame.fill((255, 255, 255), (5 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 5, band 5
-    frame.fill((255, 255, 255), (15 * 60 + 10, 5 * 60 + 10, 20, 20))  # column 15, band 5
+    for column in (5, 9, 21):  # band 5: a gap of three tiles, then one of eleven
+        frame.fill((255, 255, 255), (column * 60 + 10, 5 * 60 + 10, 20, 20))
     screen.begin().blit(frame, (0, 0))
     screen.present()
     shown = screen.window
-    # Band 5's span, columns 5 to 15, is scaled again whole: the mark in it is painted over
-    # with what the canvas holds there; band 6 is left alone.
+    # Band 5's span, columns 5 to 9, is scaled again whole: the mark in it is painted over
+    # with what the canvas holds there; band 6, and band 5 past the long gap, are left.
     assert tuple(shown.get_at(in_span))[:3] != (255, 0, 255)
     assert tuple(shown.get_at(below))[:3] == (255, 0, 255)
-    for column in (5, 15):
+    assert tuple(shown.get_at(past_gap))[:3] == (255, 0, 255)
+    for column in (5, 9, 21):
         r, g, b, _ = shown.get_at((column * 40 + 13, 40 + 5 * 40 + 13))  # its middle
         assert min(r, g, b) >= 250  # each square, scaled
 
