@@ -136,18 +136,18 @@ def put_back_and_stand(surface: pygame.Surface, layer: pygame.Surface, held: Hel
     (which draws every other overlay after them); the layer under it has not changed.
     """
     areas = None if held is None else held.areas
-    keys = tuple(overlay.key for overlay in standing)
-    stood = areas is not None and held is not None \
-        and tuple(key for key, _ in held.standing) == keys
-    if areas is not None and held is not None and not stood:
-        areas = areas + [box for _, boxes in held.standing for box in boxes]
+    before = () if held is None else held.standing
+    stood = areas is not None and tuple(key for key, _ in before) == tuple(
+        overlay.key for overlay in standing)
+    if areas is not None and not stood:
+        areas = areas + [box for _, boxes in before for box in boxes]
     restored = put_back(surface, layer, areas)
-    for i, overlay in enumerate(standing):
-        if stood and held is not None:
-            boxes = held.standing[i][1]
+    if stood:
+        for overlay, (key, boxes) in zip(standing, before, strict=True):
             _draw_inside(surface, restored, boxes, overlay.draw)
-            over.standing.append((overlay.key, boxes))
-        else:
+            over.standing.append((key, boxes))
+    else:
+        for overlay in standing:
             over.stand(overlay.key, overlay.draw(surface))
 
 
