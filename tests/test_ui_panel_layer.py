@@ -13,6 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pygame
 import pytest
 
@@ -23,7 +24,7 @@ from etg.ui.app import App
 from etg.ui.demo import DemoDirector
 from etg.ui.panel_layer import Panel, PanelLayer
 from etg.ui.table_scene import TableScene
-from tests.kiosk_support import make_app, run_for, war_and_the_wheel
+from tests.kiosk_support import config_copy, make_app, run_for, war_and_the_wheel
 
 
 def _panel(rect: pygame.Rect, colour: tuple[int, int, int, int], label_left: int) -> Panel:
@@ -215,3 +216,80 @@ top bar, the meters, the dealer's cards, the shoe, the history and the seats' pa
     assert app.rounds_finished >= 1
     assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
     assert differ == []
+
+
+PROBE = 48
+"""How far past a panel's area the probe looks for pixels it drew (px)."""
+
+
+class _Probing(PanelLayer):
+    """A layer that, the first time it is given each panel's picture (its place and key),
+    draws it alone on blank surfaces and notes where it drew outside its area: there the
+    layer would cut it off, and a neighbour redrawn alone would leave it standing."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.probed: set[tuple[tuple[int, int, int, int], object]] = set()
+        self.outside: list[tuple[pygame.Rect, pygame.Rect]] = []  # (area, where drawn)
+
+    def over(self, base: pygame.Surface, panels: Sequence[Panel]) -> pygame.Surface:
+        for panel in panels:
+            picture = ((panel.rect.x, panel.rect.y, panel.rect.w, panel.rect.h), panel.key)
+            if picture not in self.probed:
+                self.probed.add(picture)
+                area = panel.rect.inflate(2 * panel.margin, 2 * panel.margin)
+                drawn = _drawn_near(base.get_size(), panel)
+                if drawn is not None and not area.contains(drawn):
+                    self.outside.append((area, drawn))
+        return super().over(base, panels)
+
+
+def _drawn_near(size: tuple[int, int], panel: Panel) -> pygame.Rect | None:
+    """The box around every pixel `panel` draws within :data:`PROBE` px of its area, found
+    on a black and on a white surface (a pixel drawn in either colour shows on the other)."""
+    window = panel.rect.inflate(2 * (panel.margin + PROBE),
+                                2 * (panel.margin + PROBE)).clip(pygame.Rect((0, 0), size))
+    found: pygame.Rect | None = None
+    for blank in ((0, 0, 0), (255, 255, 255)):
+        surface = pygame.Surface(size)
+        surface.fill(blank, window)
+        surface.set_clip(window)
+        panel.draw(surface)
+        pixels = np.asarray(pygame.surfarray.pixels3d(surface.subsurface(window)))
+        drawn = (pixels != np.array(blank, np.uint8)).any(axis=2)  # x by y
+        del pixels
+        xs, ys = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+        if xs.size:
+            box = pygame.Rect(window.x + int(xs[0]), window.y + int(ys[0]),
+                              int(xs[-1] - xs[0]) + 1, int(ys[-1] - ys[0]) + 1)
+            found = box if found is None else found.union(box)
+    return found
+
+
+@pytest.mark.slow  # a whole War-and-wheel round of the busiest table, each picture probed: ~10 s
+def test_every_panel_draws_inside_its_area_through_a_whole_round(tmp_path: Path) -> None:
+    """Each panel's margin is what lets the layer draw it again alone: the top bar's, the
+    meters' and the dealer's tight ones keep a phase's new words from drawing the wheel's
+    rings, the shoe and the spots again. Every picture of every panel in a War, wheel and
+    big-win round of the busiest table stays inside its rectangle and margin."""
+    config = config_copy(tmp_path, "maryland-community-7.yaml")
+    cabinet = config / "cabinet.yaml"
+    cabinet.write_text(cabinet.read_text(encoding="utf-8").replace(
+        "big_win_multiple: 20", "big_win_multiple: 2"), encoding="utf-8")
+    app = make_app(tmp_path, config=config, demo=True)
+    scene = app.base
+    assert isinstance(scene, TableScene)
+    probing = scene._panels = _Probing()
+    app.director = DemoDirector(app.table, busiest_bots(app.table.state.paytable))
+    war_and_the_wheel(app)
+    seen = set()
+    for _ in range(60 * 120):
+        app.frame(1 / 60, draw=True)
+        app.table.writer.wait()
+        seen.add(app.table.state.phase)
+        if app.rounds_finished >= 1 and app.settled:
+            break
+    assert app.rounds_finished >= 1
+    assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
+    assert len(probing.probed) > 100
+    assert probing.outside == []

@@ -82,6 +82,18 @@ class FrameView:
 SPOTS_MARGIN = 0
 """The spots draw inside their columns: cards, labels, results, badges and decision clocks."""
 
+INSIDE = 0
+"""The margin of the panels above the spots (the resting rings, the top bar, the meters, the
+dealer's cards, the shoe, the history): each draws inside its rectangle, so one changing
+(the top bar's words at every phase, the meters at every wager, the shoe at every card)
+draws no neighbour again, and two changing together are not joined into the box around
+them and all between (at the bets' close the top bar, the meters and the spots once
+joined into the whole upper half, the rings and cards with it).
+``tests/test_ui_panel_layer.py`` probes every picture of each in a round."""
+
+PLATE_STEP = 84
+"""A meter's plate (76 px) and the gap under it."""
+
 
 class TableArt:
     """Draws the table under and over the seats' panels."""
@@ -126,7 +138,7 @@ class TableArt:
             still = self.wheel.still(now)
             out.append(Panel(pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius,
                                          2 * radius), still,
-                             partial(self._draw_still_rings, still, now)))
+                             partial(self._draw_still_rings, still, now), INSIDE))
         shown = self.presenter.shown
         hidden = self.presenter.hidden_cards(now)
         bar = self._top_bar_words(shown, now, view)
@@ -134,27 +146,30 @@ class TableArt:
         shoe = shown.shoe
         dealer = _bounds(self.layout.dealer_card, self.layout.dealer_war_card)
         dealer.top, dealer.height = 64, dealer.bottom - 64 + 8  # the name above, the shadow
+        dealer.width += 6  # the war card's shadow, right of it (see _card_slot)
         # SPEC §13: a linked level shows the floor controller's amount, marked, and the link
         meters = (*(None if m is None else (shown.shown_meter(level),
                                             shown.linked_meter(level) is not None)
                     for level, m in zip(LEVELS, shown.meters, strict=True)), shown.link_down)
+        plates = sum(m is not None for m in shown.meters)
         return [
             *out,
             Panel(pygame.Rect(0, 0, 1920, 64), bar,
-                  lambda surface: self._draw_top_bar(surface, bar)),
+                  lambda surface: self._draw_top_bar(surface, bar), INSIDE),
             Panel(pygame.Rect(_bounds(self.layout.meters).topleft,
-                              (round(self.layout.meters[2]), 84 * len(meters))), meters,
-                  lambda surface: self._draw_meters(surface, shown)),
+                              (round(self.layout.meters[2]), max(0, PLATE_STEP * plates - 8))),
+                  meters, lambda surface: self._draw_meters(surface, shown), INSIDE),
             Panel(dealer, (shown.dealer, r.dealer_card, r.dealer_war_card, shown.phase
                            is Phase.WAR_PENDING, ("dealer", 0, False) in hidden,
                            ("dealer", 0, True) in hidden),
-                  lambda surface: self._draw_dealer(surface, shown, hidden)),
+                  lambda surface: self._draw_dealer(surface, shown, hidden), INSIDE),
             Panel(_bounds(self.layout.shoe),
                   None if shoe is None else (shoe.shuffle_number, shoe.remaining,
                                              len(shoe.draw.order), shoe.draw.cut_index,
                                              shoe.cut_card_out, shown.shuffle_due),
-                  lambda surface: self._draw_shoe(surface, shown)),
-            Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history),
+                  lambda surface: self._draw_shoe(surface, shown), INSIDE),
+            Panel(_bounds(self.layout.history), tuple(self.history), self._draw_history,
+                  INSIDE),
             self._spots_panel(shown, hidden, now, view),
         ]
 
@@ -233,7 +248,7 @@ class TableArt:
         for level, meter in zip(LEVELS, shown.meters, strict=True):
             if meter is None:
                 continue
-            plate = pygame.Rect(round(x), round(y), round(w), 76)
+            plate = pygame.Rect(round(x), round(y), round(w), PLATE_STEP - 8)
             linked = shown.linked_meter(level) is not None
             down = linked and shown.link_down
             draw_panel(surface, plate, theme.INK, theme.TILT if down else theme.GOLD, radius=12,
@@ -249,7 +264,7 @@ class TableArt:
             draw_text(surface, "LINKED" if cents is None else format_cents(cents), 38,
                       theme.CREAM if down else theme.WIN, (plate.centerx, plate.y + 48),
                       style=Style.BOLD)
-            y += 84
+            y += PLATE_STEP
 
     def _draw_dealer(self, surface: pygame.Surface, shown: TableState,
                      hidden: set[CardKey]) -> None:
