@@ -21,6 +21,7 @@ from etg.ui.scaling import (
     reached_tiles,
     scale,
     scale_parts,
+    tiles_to_scale,
 )
 from etg.ui.screen import HANDOVER_S, Screen
 from tests import kiosk_support as k
@@ -223,6 +224,30 @@ def test_the_tiles_areas_reach_hold_every_change_inside_them(window: pygame.Surf
             for band, column in zip(*np.nonzero(reached), strict=True):
                 tile = pygame.Rect(column * t, band * t, t, t)
                 assert tile.collidelist(areas) != -1
+
+
+def test_areas_reaching_most_of_the_canvas_are_compared_and_few_are_scaled_as_told(
+        window: pygame.Surface) -> None:
+    """:func:`tiles_to_scale`: told the canvases may differ anywhere (the whole layer
+    changed, as when the bets close), it scales only the tiles that differ; told of a few
+    areas, every tile they reach, unchanged or not; told nothing, what comparing finds."""
+    grid = grid_for(LOGICAL, (3840, 2160))
+    assert grid is not None
+    before = busy_canvas(5)
+    after = before.copy()
+    after.fill((1, 2, 3), (130, 70, 100, 20))  # tiles (2..3, 1): two of the 576
+    after.set_at((1900, 1060), (1, 2, 3))  # the last tile
+    changed = changed_tiles(after, before, grid)
+    assert int(changed.sum()) == 3
+    whole = [pygame.Rect(0, 0, *LOGICAL)]
+    assert np.array_equal(tiles_to_scale(after, before, grid, whole), changed)
+    most = [pygame.Rect(0, 0, 1920, 600), pygame.Rect(1860, 1020, 60, 60)]  # 321 tiles
+    assert np.array_equal(tiles_to_scale(after, before, grid, most), changed)
+    few = [pygame.Rect(120, 60, 300, 120)]  # 10 tiles, of which two changed
+    assert np.array_equal(tiles_to_scale(after, before, grid, few),
+                          reached_tiles(LOGICAL, grid, few))
+    assert int(tiles_to_scale(after, before, grid, few).sum()) == 10
+    assert np.array_equal(tiles_to_scale(after, before, grid, None), changed)
 
 
 def test_on_a_24_bit_canvas_changes_are_found_by_their_bytes(window: pygame.Surface) -> None:

@@ -10,7 +10,8 @@ scaling the whole canvas costs five milliseconds of a core at 1280×800 and seve
 3840×2160. So where it gives the very pixels the whole would,
 only the tiles that differ from the last frame scaled are scaled again (:func:`changed`,
 :func:`scale_parts`; or, where the table's notes tell where the two may differ, the tiles
-those areas reach, :func:`reached_tiles`, without comparing). That holds on a
+those areas reach, :func:`reached_tiles`, compared only when they are most of the canvas:
+:func:`tiles_to_scale`). That holds on a
 :class:`Grid`: square tiles of the canvas that each land on whole pixels of the display,
 scaled by a rule that reads nothing outside the tile.
 Pixel repetition does, and so does ``smoothscale``'s box filter when it shrinks by a
@@ -119,6 +120,29 @@ def reached_tiles(size: tuple[int, int], grid: Grid, areas: list[pygame.Rect]) -
             reached[area.top // t:(area.bottom - 1) // t + 1,
                     area.left // t:(area.right - 1) // t + 1] = True
     return reached
+
+
+def tiles_to_scale(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
+                   within: list[pygame.Rect] | None,
+                   scratch: np.ndarray | None = None) -> np.ndarray:
+    """The tiles of ``canvas`` to scale again over ``reference``'s picture (as
+    :func:`changed_tiles` gives them): where the table's notes say the two may differ only
+    inside ``within``, the tiles those reach (:func:`reached_tiles`); else, or where they
+    reach more than half the canvas, those of them that differ in any byte.
+
+    A change of the whole layer reaches every tile: the bets closing draw all nine seats'
+    panels, the meters, the spots and the top bar again, and a quarter of the tiles come
+    out different. Comparing a tile costs the scaling thread about a quarter of scaling it
+    at 3840×2160 and a third at 1280×800, so past half the canvas comparing first is
+    cheaper; below it, comparing costs more than it saves (a big win's banner and confetti
+    change most tiles they reach)."""
+    if within is None:
+        return changed_tiles(canvas, reference, grid, scratch)
+    reached = reached_tiles(canvas.get_size(), grid, within)
+    if 2 * int(reached.sum()) <= reached.size:
+        return reached
+    changed: np.ndarray = reached & changed_tiles(canvas, reference, grid, scratch)
+    return changed
 
 
 def comparison_shape(canvas: pygame.Surface, grid: Grid) -> tuple[int, int]:

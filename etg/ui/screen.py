@@ -40,13 +40,12 @@ from etg.ui.input import InputAdapter, Phase, Touch
 from etg.ui.overdraw import CanvasNotes
 from etg.ui.scaling import (
     Grid,
-    changed_tiles,
     comparison_shape,
     grid_for,
-    reached_tiles,
     scale,
     scale_parts,
     spans,
+    tiles_to_scale,
 )
 from etg.ui.scene import Scene, Tap
 from etg.ui.widgets import button_at
@@ -229,11 +228,11 @@ class Screen:
 class _Scaling:
     """One frame's canvas scaled into `target` (the window's picture area) on a thread: only
     where it differs from `reference` (the canvas last scaled into `target`) when there is
-    one and `grid` allows it, else whole. Where it differs is what `within` reaches when the
-    canvases' notes tell (:func:`etg.ui.scaling.reached_tiles`), else what comparing them
-    finds. The parts scaled are each band's runs of those tiles (few calls, each giving the
-    thread's interpreter back: :func:`etg.ui.scaling.spans`); `placed`: where they are in
-    `target`. `scratch`: see
+    one and `grid` allows it, else whole. Where it differs is what `within` reaches when
+    the canvases' notes tell, else what comparing them finds
+    (:func:`etg.ui.scaling.tiles_to_scale`). The parts scaled are each band's runs of those
+    tiles (few calls, each giving the thread's interpreter back:
+    :func:`etg.ui.scaling.spans`); `placed`: where they are in `target`. `scratch`: see
     :func:`etg.ui.scaling.changed_tiles`."""
 
     canvas: pygame.Surface
@@ -256,9 +255,8 @@ class _Scaling:
                 self.placed = [self.target.get_rect()]
             else:
                 grid = self.grid
-                tiles = (changed_tiles(self.canvas, self.reference, grid, self.scratch)
-                         if self.within is None else
-                         reached_tiles(self.canvas.get_size(), grid, self.within))
+                tiles = tiles_to_scale(self.canvas, self.reference, grid, self.within,
+                                       self.scratch)
                 self.placed = scale_parts(self.canvas, self.target, spans(tiles, grid), grid)
         except BaseException as error:  # handed to the frame that waits for it
             self.error = error
