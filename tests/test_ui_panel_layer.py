@@ -17,7 +17,7 @@ import numpy as np
 import pygame
 import pytest
 
-from etg.core.commands import CashIn
+from etg.core.commands import CashIn, SignInDealer
 from etg.core.state import Phase
 from etg.table.bots import busiest_bots
 from etg.ui.app import App
@@ -271,7 +271,8 @@ def test_every_panel_draws_inside_its_area_through_a_whole_round(tmp_path: Path)
     """Each panel's margin is what lets the layer draw it again alone: the top bar's, the
     meters' and the dealer's tight ones keep a phase's new words from drawing the wheel's
     rings, the shoe and the spots again. Every picture of every panel in a War, wheel and
-    big-win round of the busiest table stays inside its rectangle and margin."""
+    big-win round of the busiest table, with the longest dealer's name, stays inside its
+    rectangle and margin."""
     config = config_copy(tmp_path, "maryland-community-7.yaml")
     cabinet = config / "cabinet.yaml"
     cabinet.write_text(cabinet.read_text(encoding="utf-8").replace(
@@ -291,5 +292,11 @@ def test_every_panel_draws_inside_its_area_through_a_whole_round(tmp_path: Path)
             break
     assert app.rounds_finished >= 1
     assert {Phase.BETTING, Phase.DECISIONS, Phase.WAR_DEALT, Phase.BONUS_SPIN} <= seen
+    # then the longest dealer ID the cabinet takes: the widest name the dealer's area shows
+    assert app.send(SignInDealer("D12345678"), "dealer D12345678") is None
+    run_for(app, 1.0, draw=True)
+    assert app.table.state.dealer == "D12345678"
+    assert any(key[0] == "D12345678" for _, key in probing.probed
+               if isinstance(key, tuple) and key)
     assert len(probing.probed) > 100
     assert probing.outside == []

@@ -91,6 +91,9 @@ them and all between (at the bets' close the top bar, the meters and the spots o
 joined into the whole upper half, the rings and cards with it).
 ``tests/test_ui_panel_layer.py`` probes every picture of each in a round."""
 
+CARD_SHADOW = (5, 6)
+"""Where a card's shadow lies from the card (px right, down)."""
+
 PLATE_STEP = 84
 """A meter's plate (76 px) and the gap under it."""
 
@@ -144,9 +147,7 @@ class TableArt:
         bar = self._top_bar_words(shown, now, view)
         r = shown.round
         shoe = shown.shoe
-        dealer = _bounds(self.layout.dealer_card, self.layout.dealer_war_card)
-        dealer.top, dealer.height = 64, dealer.bottom - 64 + 8  # the name above, the shadow
-        dealer.width += 6  # the war card's shadow, right of it (see _card_slot)
+        dealer = self._dealer_area()
         # SPEC §13: a linked level shows the floor controller's amount, marked, and the link
         meters = (*(None if m is None else (shown.shown_meter(level),
                                             shown.linked_meter(level) is not None)
@@ -263,14 +264,24 @@ class TableArt:
             cents = shown.shown_meter(level)
             draw_text(surface, "LINKED" if cents is None else format_cents(cents), 38,
                       theme.CREAM if down else theme.WIN, (plate.centerx, plate.y + 48),
-                      style=Style.BOLD)
+                      style=Style.BOLD, max_width=plate.width - 16)
             y += PLATE_STEP
+
+    def _dealer_area(self) -> pygame.Rect:
+        """Where the dealer's name and cards are drawn: under the top bar, right of the
+        meters, to the cards' shadows."""
+        cards = _bounds(self.layout.dealer_card, self.layout.dealer_war_card)
+        left = round(self.layout.meters[0] + self.layout.meters[2]) + 6
+        return pygame.Rect(left, 64, cards.right + CARD_SHADOW[0] - left,
+                           cards.bottom + CARD_SHADOW[1] - 64)
 
     def _draw_dealer(self, surface: pygame.Surface, shown: TableState,
                      hidden: set[CardKey]) -> None:
         r = shown.round
         dealer = f"DEALER {shown.dealer}" if shown.dealer else "DEALER"  # MD Ch. 8 E(4)
-        draw_text(surface, dealer, PLAYER_TEXT, theme.CREAM, (_cx(self.layout.dealer_card), 82))
+        centre = _cx(self.layout.dealer_card)  # a long name is narrowed to stay in the area
+        draw_text(surface, dealer, PLAYER_TEXT, theme.CREAM, (centre, 82),
+                  max_width=2 * round(centre - self._dealer_area().left))
         self._card_slot(surface, self.layout.dealer_card, r.dealer_card,
                         ("dealer", 0, False) in hidden)
         if r.dealer_war_card is not None or shown.phase in (Phase.WAR_PENDING,):
@@ -285,7 +296,7 @@ class TableArt:
         if card is None or hidden:
             return
         width = round(w)
-        surface.blit(card_shadow(width), (round(x) + 5, round(y) + 6))
+        surface.blit(card_shadow(width), (round(x) + CARD_SHADOW[0], round(y) + CARD_SHADOW[1]))
         surface.blit(card_face(card, width), (round(x), round(y)))
 
     def _draw_shoe(self, surface: pygame.Surface, shown: TableState) -> None:
