@@ -266,7 +266,7 @@ def _drawn_near(size: tuple[int, int], panel: Panel) -> pygame.Rect | None:
     return found
 
 
-@pytest.mark.slow  # a whole War-and-wheel round of the busiest table, each picture probed: ~10 s
+@pytest.mark.slow  # a whole War-and-wheel round of the busiest table, each picture probed: ~20 s
 def test_every_panel_draws_inside_its_area_through_a_whole_round(tmp_path: Path) -> None:
     """Each panel's margin is what lets the layer draw it again alone: the top bar's, the
     meters' and the dealer's tight ones keep a phase's new words from drawing the wheel's
