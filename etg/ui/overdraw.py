@@ -29,7 +29,8 @@ rim, a banner over its edge), clipped to it (:func:`put_back_and_stand`).
 On a scaled display the same notes tell the scaling thread where the canvas just drawn may
 differ from the one it last scaled (:meth:`CanvasNotes.difference`): where either frame drew
 over the layer, where the layer changed between them, and standing overlays that changed.
-Only the tiles those reach are scaled again (:func:`etg.ui.scaling.reached_tiles`).
+Only the tiles those reach are scaled again, those that differ when they are most of the
+canvas (:func:`etg.ui.scaling.tiles_to_scale`).
 """
 
 from __future__ import annotations

@@ -106,10 +106,9 @@ def changed_tiles(canvas: pygame.Surface, reference: pygame.Surface, grid: Grid,
 def reached_tiles(size: tuple[int, int], grid: Grid, areas: list[pygame.Rect]) -> np.ndarray:
     """The tiles of a canvas of `size` that `areas` reach, as :func:`changed_tiles` gives
     them: for a canvas known to differ from the last one scaled only inside `areas` (the
-    table's notes say where, :meth:`etg.ui.overdraw.CanvasNotes.difference`), these are
-    scaled again without comparing the two, two 8 MB canvases that the scaling thread read
-    while the frame's drew (a big win's banner and confetti change nearly every tile they
-    reach anyway)."""
+    table's notes say where, :meth:`etg.ui.overdraw.CanvasNotes.difference`), the tiles
+    that may need scaling again, found without reading the two 8 MB canvases
+    (:func:`tiles_to_scale` decides whether to compare them)."""
     t = grid.tile
     width, height = size
     reached = np.zeros((height // t, width // t), np.bool_)

@@ -94,8 +94,11 @@ joined into the whole upper half, the rings and cards with it).
 CARD_SHADOW = (5, 6)
 """Where a card's shadow lies from the card (px right, down)."""
 
-PLATE_STEP = 84
-"""A meter's plate (76 px) and the gap under it."""
+PLATE_H = 76
+"""A meter's plate's height."""
+
+PLATE_STEP = PLATE_H + 8
+"""A meter's plate and the gap under it."""
 
 
 class TableArt:
@@ -153,12 +156,13 @@ class TableArt:
                                             shown.linked_meter(level) is not None)
                     for level, m in zip(LEVELS, shown.meters, strict=True)), shown.link_down)
         plates = sum(m is not None for m in shown.meters)
+        meters_h = PLATE_STEP * (plates - 1) + PLATE_H if plates else 0
         return [
             *out,
             Panel(pygame.Rect(0, 0, 1920, 64), bar,
                   lambda surface: self._draw_top_bar(surface, bar), INSIDE),
             Panel(pygame.Rect(_bounds(self.layout.meters).topleft,
-                              (round(self.layout.meters[2]), max(0, PLATE_STEP * plates - 8))),
+                              (round(self.layout.meters[2]), meters_h)),
                   meters, lambda surface: self._draw_meters(surface, shown), INSIDE),
             Panel(dealer, (shown.dealer, r.dealer_card, r.dealer_war_card, shown.phase
                            is Phase.WAR_PENDING, ("dealer", 0, False) in hidden,
@@ -249,7 +253,7 @@ class TableArt:
         for level, meter in zip(LEVELS, shown.meters, strict=True):
             if meter is None:
                 continue
-            plate = pygame.Rect(round(x), round(y), round(w), PLATE_STEP - 8)
+            plate = pygame.Rect(round(x), round(y), round(w), PLATE_H)
             linked = shown.linked_meter(level) is not None
             down = linked and shown.link_down
             draw_panel(surface, plate, theme.INK, theme.TILT if down else theme.GOLD, radius=12,

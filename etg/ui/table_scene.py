@@ -360,7 +360,7 @@ class _DrawnOver:
     def differs_from(self, older: object) -> list[pygame.Rect] | None:
         """Where this canvas may differ from one the table drew `older` on, before it: where
         either drew over the layer, and where the layer changed between them (the scaling
-        thread scales again only the tiles those reach: :func:`etg.ui.scaling.reached_tiles`)."""
+        thread scales again only the tiles those reach: :func:`etg.ui.scaling.tiles_to_scale`)."""
         if not isinstance(older, _DrawnOver) or older.layer is not self.layer \
                 or self.panels is not older.panels or self.version != self.panels.version:
             return None
